@@ -1,0 +1,84 @@
+/**
+ * A real node:http server on 127.0.0.1 that records every request it receives and answers with
+ * a handler the test supplies: the honest witness for retries, headers and timing.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage["headers"];
+  body: string;
+  receivedAt: number;
+}
+
+export type Handler = (req: RecordedRequest, res: ServerResponse) => void | Promise<void>;
+
+export interface RecordingServer {
+  url: string;
+  requests: RecordedRequest[];
+  /** Requests being handled right now, and the most seen at once. */
+  inFlight: () => number;
+  maxInFlight: () => number;
+  resetStats: () => void;
+  handle: (handler: Handler) => void;
+  close: () => Promise<void>;
+}
+
+export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = body === undefined ? "" : JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export async function startRecordingServer(initial?: Handler): Promise<RecordingServer> {
+  let handler: Handler = initial ?? ((_req, res) => json(res, 200, {}, { "x-request-id": "req-default" }));
+  const requests: RecordedRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1");
+      const record: RecordedRequest = {
+        method: req.method ?? "GET",
+        url: req.url ?? "/",
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        receivedAt: Date.now(),
+      };
+      requests.push(record);
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      res.on("close", () => (inFlight -= 1));
+      Promise.resolve(handler(record, res)).catch((error: unknown) => {
+        if (!res.headersSent) json(res, 599, { error: String(error) });
+        else res.destroy();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    inFlight: () => inFlight,
+    maxInFlight: () => maxInFlight,
+    resetStats: () => {
+      requests.length = 0;
+      maxInFlight = inFlight;
+    },
+    handle: (h) => (handler = h),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
