@@ -1,0 +1,88 @@
+/**
+ * What the API specification leaves undocumented, and what this client assumes for each — in one
+ * place, so that a correction is a one-line change here (or an option, where named). The README's
+ * "Undocumented" table mirrors this file. Request-side assumptions (query parameter names of the
+ * query-string writes, the toggles' method, the /task method) live in openapi/overlays/10-drift.
+ */
+
+type Json = unknown;
+const isRecord = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Section 2: sign-in returns AccessToken, IdToken, RefreshToken. Section 5 gap: the refresh
+ * response's shape is not shown — we accept any of the same three names in it. */
+export const TOKEN_FIELDS = Object.freeze({ access: "AccessToken", id: "IdToken", refresh: "RefreshToken" } as const);
+
+/** Section 5.3: the groups claim carries an identity-provider prefix that is omitted
+ * ("<prefix>:groups"). We accept `groups` and any `<prefix>:groups`. */
+export function groupsClaim(claims: Record<string, Json>): string[] {
+  for (const [key, value] of Object.entries(claims)) {
+    if (key === "groups" || key.endsWith(":groups")) {
+      if (Array.isArray(value)) return value.filter((g): g is string => typeof g === "string");
+      if (typeof value === "string") return value.split(/[\s,]+/).filter(Boolean);
+    }
+  }
+  return [];
+}
+
+/** Section 2: partner ids are `partner-id-<slug>`, or a short letter prefix followed by digits
+ * whose prefix is not documented — pass `partnerIdPatterns` to the client to accept that form. */
+export const PARTNER_ID_PATTERN = /^partner-id-[a-z0-9][a-z0-9_-]*$/i;
+
+/** Section 7: "Error body shape: not shown." We look for a dotted `error.*` code in the body
+ * itself, or in its `code`, `error`, `message`, `detail` or `error_code` fields (one level deep). */
+export function errorCodeOf(body: Json): string | undefined {
+  const isCode = (v: Json): v is string => typeof v === "string" && /^error(\.[A-Za-z0-9_-]+)+$/.test(v);
+  if (isCode(body)) return body;
+  if (!isRecord(body)) return undefined;
+  for (const key of ["code", "error", "message", "detail", "error_code"]) {
+    const v = body[key];
+    if (isCode(v)) return v;
+    if (isRecord(v)) {
+      const inner = errorCodeOf(v);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+/** Section 3: boost "returns a boost task id"; its field is not shown. We take a bare string
+ * body, or the first string/number among `task_id`, `boost_task_id`, `taskId`, `id`. */
+export function boostTaskIdOf(body: Json): string | undefined {
+  if (typeof body === "string" && body.trim()) return body.trim();
+  if (!isRecord(body)) return undefined;
+  for (const key of ["task_id", "boost_task_id", "taskId", "id"]) {
+    const v = body[key];
+    if (typeof v === "string" || typeof v === "number") return String(v);
+  }
+  return undefined;
+}
+
+/** Section 3: a setup "has a draft and a published form", not described. We treat a setup body
+ * as published when its `status`, `state` or `setup_status` field says PUBLISHED. */
+export function isPublishedForm(body: Json): boolean {
+  if (!isRecord(body)) return false;
+  return ["status", "state", "setup_status"].some((k) => typeof body[k] === "string" && (body[k] as string).toUpperCase() === "PUBLISHED");
+}
+
+/** Section 2: the event list is `{ items: [...] }`; other lists' shapes are not shown. We take a
+ * bare array, or the `items` array of an object. */
+export function pageItemsOf(body: Json): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (isRecord(body) && Array.isArray(body.items)) return body.items;
+  return [];
+}
+
+/** Section 2: benchmark fields are not shown. The benchmark helpers read the values under these
+ * keys (a number, a numeric or "85%" string, or an array of them); option `benchmarkFields`. */
+export const DEFAULT_BENCHMARK_FIELDS: readonly string[] = Object.freeze(["benchmark", "benchmarks", "values"]);
+
+/** Task and status bodies are not shown. A poll reads `status` or `state` and stops on these
+ * (case-insensitive) unless the caller passes its own terminal states. */
+export const DEFAULT_TERMINAL_STATES: readonly string[] = Object.freeze(["SUCCESS", "SUCCEEDED", "DONE", "COMPLETED", "FAILED", "FAILURE", "ERROR", "CANCELLED"]);
+
+export function statusOf(body: Json): string | undefined {
+  if (typeof body === "string") return body;
+  if (!isRecord(body)) return undefined;
+  for (const key of ["status", "state"]) if (typeof body[key] === "string") return body[key] as string;
+  return undefined;
+}

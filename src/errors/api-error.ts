@@ -1,0 +1,63 @@
+import { AudienceError, type ErrorContext } from "./audience-error.ts";
+
+/** What the API answered, already redacted. */
+export interface ApiErrorDetails extends ErrorContext {
+  readonly status: number;
+  /** Error code parsed from the body, such as `error.auth.not_authorized` (body shape not shown, Section 7). */
+  readonly code?: string | undefined;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** The API answered with an error status. */
+export class ApiError extends AudienceError {
+  override name = "ApiError";
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(message: string, details: ApiErrorDetails) {
+    super(message, details);
+    this.status = details.status;
+    this.code = details.code;
+    this.body = details.body;
+    this.headers = details.headers ?? {};
+  }
+
+  protected override actual(): string {
+    return `HTTP ${this.status}${this.code ? ` ${this.code}` : ""} — ${this.message}`;
+  }
+}
+
+/** 401, or a sign-in/refresh that failed (Section 5). */
+export class AuthenticationError extends ApiError {
+  override name = "AuthenticationError";
+}
+
+/** 403: the token is valid but X-Preferred-Partner-Id is missing or wrong (Section 5.5, 7). */
+export class PartnerAccessError extends ApiError {
+  override name = "PartnerAccessError";
+}
+
+/** 404 (for example GET /setup_processes/{eid} with no draft). */
+export class NotFoundError extends ApiError {
+  override name = "NotFoundError";
+}
+
+/** 429 after the retries the specification allows, or a Retry-After longer than the ceiling. */
+export class RateLimitError extends ApiError {
+  override name = "RateLimitError";
+  /** The wait the server asked for, when it sent Retry-After. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, details: ApiErrorDetails & { retryAfterMs?: number | undefined }) {
+    super(message, details);
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/** 5xx after the retries the specification allows (Section 7: 500, 502, 503, 504). */
+export class ServerError extends ApiError {
+  override name = "ServerError";
+}
