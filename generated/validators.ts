@@ -18,3 +18,29 @@ export const SignInRequest = z.looseObject({ "username": z.string().check(z.minL
 export const TicketRow = z.looseObject({ "type": z.string().check(z.minLength(1)), "sold": z.int().check(z.gte(0)), "revenue": z.number().check(z.gte(0)) });
 
 export const TransactionSummary = z.looseObject({ "eid": z.string().check(z.minLength(1)), "from": z.iso.date(), "to": z.iso.date(), "tickets": z.array(TicketRow).check(z.minLength(1)) });
+
+/** Query and JSON-body schemas of each operation, keyed by `METHOD /path`. */
+export const requestValidators: Readonly<Record<string, { query?: z.ZodMiniType; body?: z.ZodMiniType }>> = {
+  "GET /events/": { query: z.looseObject({ "page": z.optional(z.int().check(z.gte(1))), "limit": z.optional(z.int().check(z.gte(1))), "descending": z.optional(z.boolean()) }) },
+  "GET /events/{eid}/budget_min_max": { query: z.looseObject({ "runtime_in_days": z.optional(z.int().check(z.gte(1))) }) },
+  "GET /events/{eid}/campaigns": { query: z.looseObject({ "limit": z.optional(z.int().check(z.gte(1))) }) },
+  "GET /events/{eid}/campaigns_expected_value": { query: z.looseObject({ "budget": z.optional(z.number()), "goal": z.optional(Goal) }) },
+  "GET /events/{eid}/lookout_prediction": { query: z.looseObject({ "type": z.enum(["capacity","ticket_count"]) }) },
+  "GET /events/{eid}/lookout_prediction_benchmark": { query: z.looseObject({ "type": z.enum(["capacity","ticket_count"]) }) },
+  "GET /events/{eid}/suggested_tcs": { query: z.looseObject({ "budget": z.optional(z.number()), "goal": z.optional(Goal) }) },
+  "GET /messages/partner/": { query: z.looseObject({ "limit": z.optional(z.int().check(z.gte(1))), "page": z.optional(z.int().check(z.gte(1))) }) },
+  "GET /notifications/": { query: z.looseObject({ "limit": z.optional(z.int().check(z.gte(1))) }) },
+  "GET /setup_processes/call_to_action/": { query: z.looseObject({ "goal": z.optional(Goal), "has_pixel": z.optional(z.boolean()), "lead_form_id": z.optional(z.string()) }) },
+  "POST /auth": { body: SignInRequest },
+  "POST /auth/refresh_token": { body: RefreshRequest },
+  "POST /campaigns/": { query: z.looseObject({ "params": z.optional(z.record(z.string(), z.union([z.union([z.string(), z.number(), z.boolean()]), z.array(z.union([z.string(), z.number(), z.boolean()]))]))) }) },
+  "POST /campaigns_setup": { body: EditPublishedClusterPayload },
+  "POST /events/{eid}/series": { query: z.looseObject({ "params": z.optional(z.record(z.string(), z.union([z.union([z.string(), z.number(), z.boolean()]), z.array(z.union([z.string(), z.number(), z.boolean()]))]))) }) },
+  "POST /ingest/transaction_summary": { body: TransactionSummary },
+  "POST /ingest/transaction_summary/from_excel": { query: z.looseObject({ "eid": z.string().check(z.minLength(1)) }) },
+  "POST /setup_processes/{eid}": { body: SetupPayload },
+  "PUT /events/{eid}/ad_campaign_optimisation_status": { query: z.looseObject({ "params": z.optional(z.record(z.string(), z.union([z.union([z.string(), z.number(), z.boolean()]), z.array(z.union([z.string(), z.number(), z.boolean()]))]))) }) },
+  "PUT /events/{eid}/campaign_optimisation_status": { query: z.looseObject({ "params": z.optional(z.record(z.string(), z.union([z.union([z.string(), z.number(), z.boolean()]), z.array(z.union([z.string(), z.number(), z.boolean()]))]))) }) },
+  "PUT /events/{eid}/client_campaign_status": { query: z.looseObject({ "params": z.optional(z.record(z.string(), z.union([z.union([z.string(), z.number(), z.boolean()]), z.array(z.union([z.string(), z.number(), z.boolean()]))]))) }) },
+  "PUT /setup_processes/{eid}": { body: SetupPayload },
+};

@@ -7,7 +7,7 @@ type Schema = Record<string, any>;
 
 const SUPPORTED = new Set([
   "type", "properties", "required", "additionalProperties", "items", "enum", "format", "minLength",
-  "minimum", "minItems", "pattern", "description", "$ref", "contentMediaType",
+  "minimum", "minItems", "pattern", "description", "$ref", "contentMediaType", "anyOf", "examples",
 ]);
 
 function refName(ref: string): string {
@@ -29,6 +29,7 @@ function toZod(s: Schema, where: string): string {
   }
   if (s.$ref) return refName(s.$ref);
   if (s.enum) return `z.enum(${JSON.stringify(s.enum)})`;
+  if (s.anyOf) return `z.union([${s.anyOf.map((x: Schema, i: number) => toZod(x, `${where}|${i}`)).join(", ")}])`;
   if (Array.isArray(s.type)) return `z.union([${s.type.map((t: string) => toZod({ type: t }, where)).join(", ")}])`;
   const checks: string[] = [];
   let base: string;
@@ -51,6 +52,10 @@ function toZod(s: Schema, where: string): string {
       if (s.minItems !== undefined) checks.push(`z.minLength(${s.minItems})`);
       break;
     case "object": {
+      if (!s.properties && typeof s.additionalProperties === "object") {
+        base = `z.record(z.string(), ${toZod(s.additionalProperties, `${where}.*`)})`;
+        break;
+      }
       const required = new Set<string>(s.required ?? []);
       const props = Object.entries<Schema>(s.properties ?? {}).map(([k, v]) => {
         const inner = toZod(v, `${where}.${k}`);
@@ -67,6 +72,39 @@ function toZod(s: Schema, where: string): string {
       throw new Error(`${where}: type "${String(s.type)}" is not supported by emit-validators`);
   }
   return checks.length ? `${base}.check(${checks.join(", ")})` : base;
+}
+
+function resolveParameter(doc: Schema, p: Schema): Schema {
+  if (!p.$ref) return p;
+  const name = String(p.$ref).replace("#/components/parameters/", "");
+  const found = doc.components?.parameters?.[name];
+  if (!found) throw new Error(`unknown parameter ${p.$ref}`);
+  return found;
+}
+
+/** Per operation: a zod schema of its query parameters and of its JSON body, where it has them. */
+function operationTable(doc: Schema): string[] {
+  const rows: string[] = [];
+  for (const [path, item] of Object.entries<Schema>(doc.paths ?? {})) {
+    for (const method of ["get", "put", "post", "delete", "patch"]) {
+      const op = item[method];
+      if (!op) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      const query = (op.parameters ?? []).map((p: Schema) => resolveParameter(doc, p)).filter((p: Schema) => p.in === "query");
+      const parts: string[] = [];
+      if (query.length) {
+        const props = query.map((p: Schema) => {
+          const inner = toZod(p.schema ?? {}, `${where} ?${p.name}`);
+          return `${JSON.stringify(p.name)}: ${p.required ? inner : `z.optional(${inner})`}`;
+        });
+        parts.push(`query: z.looseObject({ ${props.join(", ")} })`);
+      }
+      const body = op.requestBody?.content?.["application/json"]?.schema;
+      if (body) parts.push(`body: ${toZod(body, `${where} body`)}`);
+      if (parts.length) rows.push(`  ${JSON.stringify(where)}: { ${parts.join(", ")} },`);
+    }
+  }
+  return rows.sort();
 }
 
 export function emitValidators(doc: Schema, header: string): string {
@@ -99,5 +137,10 @@ export function emitValidators(doc: Schema, header: string): string {
 import * as z from "zod/mini";
 
 ${body.join("\n\n")}
+
+/** Query and JSON-body schemas of each operation, keyed by \`METHOD /path\`. */
+export const requestValidators: Readonly<Record<string, { query?: z.ZodMiniType; body?: z.ZodMiniType }>> = {
+${operationTable(doc).join("\n")}
+};
 `;
 }

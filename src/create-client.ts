@@ -1,0 +1,103 @@
+/**
+ * `createAudienceClient`: options normalized once, then the session, the transport (the policy
+ * pipeline) and openapi-fetch's typed methods over the merged description, with every call
+ * validated before it is sent.
+ */
+import createClient, { type Client } from "openapi-fetch";
+import { operations, type OperationInfo } from "../generated/operations.ts";
+import { validateRequest } from "./guards/validate-request.ts";
+import { createOperationMatcher } from "./internal/operation-matcher.ts";
+import { serializeQuery } from "./internal/query-serializer.ts";
+import { Redactor } from "./internal/redact.ts";
+import { normalizeOptions, type AudienceClientOptions, type ClientConfig } from "./options.ts";
+import { Session } from "./session/session.ts";
+import { createTransport, type Transport } from "./transport/create-transport.ts";
+import type { ClientPaths } from "./types.ts";
+
+type RawClient = Client<ClientPaths>;
+const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE"] as const;
+
+/** Hooks around every call made through the client: refuse before sending, observe after. */
+export interface CallHooks {
+  before?(op: OperationInfo, params: CallParams | undefined): void;
+  after?(op: OperationInfo, params: CallParams | undefined, result: { data?: unknown; error?: unknown; response: Response }): void;
+}
+
+export interface CallParams {
+  path?: Record<string, unknown>;
+  query?: unknown;
+  header?: unknown;
+}
+
+export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number] | "request" | "use" | "eject"> {
+  /** The normalized, frozen configuration (no secrets are readable through it beyond what you passed). */
+  readonly config: ClientConfig;
+  /** The partner id in use, once known. */
+  partnerId(): string | undefined;
+  /** Sign-in and refresh counts of this client's session. */
+  sessionStats(): { signIns: number; refreshes: number };
+  /** Current concurrency cap and usage for the partner (Section 8.4). */
+  concurrency(): { limit: number; active: number; queued: number };
+  /** Adds hooks around every call (used by the workflow helpers; available to extensions). */
+  addHooks(hooks: CallHooks): void;
+}
+
+/** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
+export interface InternalSeams {
+  retryHooks?: Parameters<typeof createTransport>[0]["retryHooks"];
+}
+
+const opIndex = new Map(operations.map((op) => [`${op.method} ${op.path}`, op]));
+
+/**
+ * Creates a client. Nothing is sent until the first call; sign-in is lazy and happens once.
+ *
+ * @example
+ * const client = createAudienceClient({ baseUrl: "https://<host>/api/v3", credentials: { username, password } });
+ * const { data, error } = await client.GET("/events/{eid}", { params: { path: { eid } } });
+ */
+export function createAudienceClient(options: AudienceClientOptions, seams: InternalSeams = {}): AudienceClient {
+  const config = normalizeOptions(options);
+  const redactor = new Redactor();
+  const match = createOperationMatcher({ main: config.baseUrl, media: config.mediaUrl });
+  let session: Session | undefined;
+  const transport: Transport = createTransport({ config, redactor, match, session: () => session as Session, ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}) });
+  session = new Session({ config, redactor, send: transport });
+  const api = createClient<ClientPaths>({ baseUrl: config.baseUrl.href, fetch: transport, querySerializer: serializeQuery });
+  const hooks: CallHooks[] = [];
+
+  async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
+    const op = opIndex.get(`${method} ${path}`);
+    let next = init ?? {};
+    if (op) {
+      const params = withDefaults(op, next.params as CallParams | undefined, config);
+      validateRequest({ op, params, body: next.body }, config.maxPageLimit);
+      for (const h of hooks) h.before?.(op, params);
+      next = { ...next, params, ...(op.host === "media" && next.baseUrl === undefined ? { baseUrl: config.mediaUrl.href } : {}) };
+    }
+    const result = (await (api.request as (m: string, p: string, i: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(method.toLowerCase(), path, next));
+    if (op) for (const h of hooks) h.after?.(op, next.params as CallParams | undefined, result);
+    return result;
+  }
+
+  const raw = Object.fromEntries(METHODS.map((m) => [m, (path: string, init?: Record<string, unknown>) => call(m, path, init)])) as unknown as Pick<RawClient, (typeof METHODS)[number]>;
+  return {
+    ...raw,
+    request: ((method: string, path: string, init?: Record<string, unknown>) => call(method.toUpperCase(), path, init)) as RawClient["request"],
+    use: (...m) => api.use(...m),
+    eject: (...m) => api.eject(...m),
+    config,
+    partnerId: () => session?.partnerId,
+    sessionStats: () => ({ ...(session as Session).stats }),
+    concurrency: () => {
+      const limiter = transport.limiterFor(session?.partnerId);
+      return { limit: limiter.limit, active: limiter.active, queued: limiter.queued };
+    },
+    addHooks: (h) => void hooks.push(h),
+  };
+}
+
+function withDefaults(op: OperationInfo, params: CallParams | undefined, config: ClientConfig): CallParams | undefined {
+  if (!op.pathParams.includes("adplatform") || !config.adPlatform || params?.path?.adplatform !== undefined) return params;
+  return { ...params, path: { ...params?.path, adplatform: config.adPlatform } };
+}

@@ -1,0 +1,34 @@
+/**
+ * What the transport learned about one logical call, attached to its final Response so that the
+ * error factory (and `unwrap`) can build errors and support reports without re-deriving anything.
+ */
+import type { RedactedRequest } from "../errors/audience-error.ts";
+import type { Redactor } from "./redact.ts";
+
+export interface CallRecord {
+  readonly method: string;
+  /** Path template when the operation is known (`/events/{eid}`), else the redacted URL path. */
+  readonly path: string;
+  readonly environment: string;
+  readonly partnerId: string | undefined;
+  readonly request: RedactedRequest;
+  readonly attempts: number;
+  readonly retryAfterMs: number | undefined;
+  readonly mayHaveSucceeded: boolean;
+  readonly requestId: string | undefined;
+}
+
+const records = new WeakMap<Response, { record: CallRecord; redactor: Redactor }>();
+
+export function attachRecord(response: Response, record: CallRecord, redactor: Redactor): void {
+  records.set(response, { record, redactor });
+}
+
+export function recordOf(response: Response): CallRecord | undefined {
+  return records.get(response)?.record;
+}
+
+/** The redactor of the client that made the call (it knows that client's secrets). */
+export function redactorOf(response: Response): Redactor | undefined {
+  return records.get(response)?.redactor;
+}

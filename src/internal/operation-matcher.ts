@@ -1,0 +1,47 @@
+/** Finds the operation of a request from its URL, so every policy can read the operation's row. */
+import { operations, type OperationInfo } from "../../generated/operations.ts";
+
+export interface MatchedOperation {
+  readonly op: OperationInfo;
+  readonly pathParams: Readonly<Record<string, string>>;
+}
+
+interface Compiled {
+  op: OperationInfo;
+  regex: RegExp;
+  literal: number;
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function compile(op: OperationInfo): Compiled {
+  const source = op.path.split(/(\{[^}]+\})/).map((part) => (part.startsWith("{") ? "([^/]+)" : escape(part))).join("");
+  return { op, regex: new RegExp(`^${source}$`), literal: op.path.replace(/\{[^}]+\}/g, "").length };
+}
+
+// Literal segments win over parameters (/setup_processes/call_to_action/ before /setup_processes/{eid}).
+const compiled = operations.map(compile).sort((a, b) => b.literal - a.literal);
+
+export function createOperationMatcher(bases: { main: URL; media: URL }) {
+  const prefixes = [
+    { host: "main" as const, origin: bases.main.origin, path: bases.main.pathname.replace(/\/$/, "") },
+    { host: "media" as const, origin: bases.media.origin, path: bases.media.pathname.replace(/\/$/, "") },
+  ];
+  return function match(method: string, url: URL): MatchedOperation | undefined {
+    for (const prefix of prefixes) {
+      if (url.origin !== prefix.origin || !url.pathname.startsWith(prefix.path)) continue;
+      const rest = url.pathname.slice(prefix.path.length) || "/";
+      for (const c of compiled) {
+        if (c.op.method !== method || c.op.host !== prefix.host) continue;
+        const m = c.regex.exec(rest);
+        if (!m) continue;
+        const pathParams: Record<string, string> = {};
+        c.op.pathParams.forEach((name, i) => (pathParams[name] = decodeURIComponent(m[i + 1] ?? "")));
+        return { op: c.op, pathParams };
+      }
+    }
+    return undefined;
+  };
+}
+
+export type OperationMatcher = ReturnType<typeof createOperationMatcher>;

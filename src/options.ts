@@ -1,0 +1,218 @@
+/**
+ * Turns the caller's options into one complete, frozen configuration: defaults filled, bad values
+ * refused with a TypeError that names the option. Nothing downstream re-checks or re-defaults.
+ */
+import { CLIENT_DEFAULTS, SPEC } from "./limits.ts";
+import { PARTNER_ID_PATTERN, DEFAULT_BENCHMARK_FIELDS } from "./assumptions.ts";
+import { isBrowserLike, isLoopbackHost } from "./internal/runtime.ts";
+import type { TokenStore } from "./session/token-store.ts";
+
+/** Receives request start/end, retries and session events. Lines never contain secrets. */
+export interface Logger {
+  debug?(message: string, details?: Record<string, unknown>): void;
+  info?(message: string, details?: Record<string, unknown>): void;
+  warn?(message: string, details?: Record<string, unknown>): void;
+}
+
+/** Tokens of an existing session (for example one a service keeps across processes). */
+export interface SessionTokens {
+  accessToken: string;
+  /** Server-side only (Section 5.4); refused in a browser unless `dangerouslyAllowBrowser`. */
+  refreshToken?: string;
+  idToken?: string;
+}
+
+export interface RetryOptions {
+  /** Attempts in all, first included. @default 5 — more is refused (Section 8.2). */
+  maxAttempts?: number;
+  /** Backoff base. @default 500 (Section 8.3) */
+  baseDelayMs?: number;
+  /** Backoff cap. @default 30000 (Section 8.3) */
+  maxDelayMs?: number;
+  /** Wait after a 429 without Retry-After, drawn uniformly from [min, max]. @default [5000, 10000] (Section 8.3) */
+  rateLimitDelayMs?: readonly [number, number];
+  /** Longest Retry-After slept through; longer fails at once with `RateLimitError`. @default 60000 */
+  maxRetryAfterMs?: number;
+  /** Overall deadline per call, retries included: a retry that cannot finish in time is not started. */
+  deadlineMs?: number;
+}
+
+export interface AudienceClientOptions {
+  /** Main API address, including `/api/v3`, e.g. `https://<host>/api/v3`. https unless loopback. */
+  baseUrl: string;
+  /** Media host. @default same origin as `baseUrl` + `/api/media` (Section 1, 9.1) */
+  mediaUrl?: string;
+  /** Signs in lazily, once per session (Section 5.1, 5.8). Refused in a browser unless `dangerouslyAllowBrowser`. */
+  credentials?: { username: string; password: string };
+  /** Start from existing tokens instead of (or before) signing in. */
+  session?: SessionTokens;
+  /** Keeps the session across processes: read at start, written after sign-in and refresh. */
+  tokenStore?: TokenStore;
+  /** `X-Preferred-Partner-Id`. @default the single partner id in the IdToken's groups claim */
+  partnerId?: string;
+  /** Extra patterns a groups entry may match to count as a partner id (the prefixed-digits form, Section 2). */
+  partnerIdPatterns?: readonly RegExp[];
+  /** Transport. @default globalThis.fetch */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Calls in flight at most, per partner. @default 8 (Section 8.4); more is refused. */
+  maxConcurrency?: number;
+  retry?: RetryOptions;
+  /** Per-attempt timeout in ms. @default 30000 */
+  timeoutMs?: number;
+  /** Silent by default. */
+  logger?: Logger;
+  /** Fills every `{adplatform}` path parameter unless the call gives its own (the literal is not documented). */
+  adPlatform?: string;
+  /** Largest page `limit` accepted and the default page size of the paginators. @default 100 */
+  maxPageLimit?: number;
+  /** Keys holding benchmark values in prediction bodies (undocumented, see assumptions). */
+  benchmarkFields?: readonly string[];
+  /** How long without a 429 before concurrency goes back from 4 to 8. @default 60000 */
+  rateLimitQuietPeriodMs?: number;
+  /** Allow a password or refresh token in a browser-like runtime. @default false */
+  dangerouslyAllowBrowser?: boolean;
+}
+
+export interface ClientConfig {
+  readonly baseUrl: URL;
+  readonly mediaUrl: URL;
+  readonly credentials: Readonly<{ username: string; password: string }> | undefined;
+  readonly session: Readonly<SessionTokens> | undefined;
+  readonly tokenStore: TokenStore | undefined;
+  readonly partnerId: string | undefined;
+  readonly partnerIdPatterns: readonly RegExp[];
+  readonly fetch: (request: Request) => Promise<Response>;
+  readonly maxConcurrency: number;
+  readonly retry: Readonly<Required<Omit<RetryOptions, "deadlineMs">> & { deadlineMs: number | undefined }>;
+  readonly timeoutMs: number;
+  readonly logger: Logger;
+  readonly adPlatform: string | undefined;
+  readonly maxPageLimit: number;
+  readonly benchmarkFields: readonly string[];
+  readonly rateLimitQuietPeriodMs: number;
+}
+
+const fail = (option: string, problem: string): never => {
+  throw new TypeError(`createAudienceClient: option "${option}" ${problem}`);
+};
+
+function url(option: string, value: unknown): URL {
+  if (typeof value !== "string" || !value.trim()) return fail(option, "must be a non-empty URL string");
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return fail(option, "is not a valid absolute URL");
+  }
+  if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && isLoopbackHost(parsed.hostname))) {
+    fail(option, "must use https (plain http is accepted only for loopback addresses)");
+  }
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) fail(option, "must not carry a query, fragment or user info");
+  parsed.pathname = parsed.pathname.replace(/\/+$/, "");
+  return parsed;
+}
+
+function positiveInt(option: string, value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) return fail(option, "must be a positive integer");
+  if (value > max) fail(option, `must be at most ${max}`);
+  return value;
+}
+
+function nonNegative(option: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) return fail(option, "must be a finite number ≥ 0");
+  return value;
+}
+
+function token(option: string, value: unknown, required: boolean): string | undefined {
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== "string" || !value.trim() || /[\s]/.test(value)) return fail(option, "must be a non-empty string without whitespace");
+  return value;
+}
+
+/** Section 5.5: the partner id goes into a header; whitespace or CR/LF would split or corrupt it. */
+export function checkPartnerId(option: string, value: unknown): string {
+  if (typeof value !== "string" || !value || /[\s\u0000-\u001f\u007f]/.test(value)) {
+    return fail(option, "must be a non-empty partner id without whitespace or control characters");
+  }
+  return value;
+}
+
+export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
+  if (typeof options !== "object" || options === null) throw new TypeError("createAudienceClient: options must be an object");
+  const baseUrl = url("baseUrl", options.baseUrl);
+  const mediaUrl = options.mediaUrl === undefined ? new URL(`${baseUrl.origin}/api/media`) : url("mediaUrl", options.mediaUrl);
+
+  let credentials: ClientConfig["credentials"];
+  if (options.credentials !== undefined) {
+    const c = options.credentials as { username?: unknown; password?: unknown };
+    if (typeof c !== "object" || c === null) fail("credentials", "must be { username, password }");
+    if (typeof c.username !== "string" || !c.username.trim()) fail("credentials.username", "must be a non-empty string");
+    if (typeof c.password !== "string" || !c.password) fail("credentials.password", "must be a non-empty string");
+    credentials = Object.freeze({ username: c.username as string, password: c.password as string });
+  }
+  let session: ClientConfig["session"];
+  if (options.session !== undefined) {
+    const s = options.session as unknown as Record<string, unknown>;
+    if (typeof s !== "object" || s === null) fail("session", "must be { accessToken, refreshToken?, idToken? }");
+    const refreshToken = token("session.refreshToken", s.refreshToken, false);
+    const idToken = token("session.idToken", s.idToken, false);
+    session = Object.freeze({
+      accessToken: token("session.accessToken", s.accessToken, true) as string,
+      ...(refreshToken ? { refreshToken } : {}),
+      ...(idToken ? { idToken } : {}),
+    });
+  }
+  if (!credentials && !session && !options.tokenStore) fail("credentials", "or session or tokenStore is required to authenticate");
+  if (isBrowserLike() && !options.dangerouslyAllowBrowser && (credentials || session?.refreshToken)) {
+    fail("credentials", "(a password or refresh token) is server-side only (Section 5.4); pass dangerouslyAllowBrowser: true to allow it in a browser");
+  }
+  const tokenStore = options.tokenStore;
+  if (tokenStore !== undefined && (typeof tokenStore?.get !== "function" || typeof tokenStore?.set !== "function")) {
+    fail("tokenStore", "must have get() and set() functions");
+  }
+  const partnerId = options.partnerId === undefined ? undefined : checkPartnerId("partnerId", options.partnerId);
+  const patterns = options.partnerIdPatterns ?? [];
+  if (!Array.isArray(patterns) || !patterns.every((p) => p instanceof RegExp)) fail("partnerIdPatterns", "must be an array of RegExp");
+  const fetchFn = options.fetch ?? globalThis.fetch?.bind(globalThis);
+  if (typeof fetchFn !== "function") fail("fetch", "must be a function (no global fetch in this runtime)");
+  const retry = options.retry ?? {};
+  if (typeof retry !== "object" || retry === null) fail("retry", "must be an object");
+  const rateLimitDelayMs = retry.rateLimitDelayMs ?? [SPEC.rateLimitWaitMinMs, SPEC.rateLimitWaitMaxMs];
+  if (!Array.isArray(rateLimitDelayMs) || rateLimitDelayMs.length !== 2 || !rateLimitDelayMs.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0) || rateLimitDelayMs[0] > rateLimitDelayMs[1]) {
+    fail("retry.rateLimitDelayMs", "must be [min, max] with 0 ≤ min ≤ max");
+  }
+  const logger = options.logger ?? {};
+  if (typeof logger !== "object" || logger === null) fail("logger", "must be an object with debug/info/warn functions");
+  const adPlatform = options.adPlatform === undefined ? undefined : token("adPlatform", options.adPlatform, true);
+  if (adPlatform === "." || adPlatform === "..") fail("adPlatform", "must not be '.' or '..'");
+  const benchmarkFields = options.benchmarkFields ?? DEFAULT_BENCHMARK_FIELDS;
+  if (!Array.isArray(benchmarkFields) || !benchmarkFields.every((f) => typeof f === "string" && f)) fail("benchmarkFields", "must be an array of non-empty strings");
+
+  return Object.freeze({
+    baseUrl,
+    mediaUrl,
+    credentials,
+    session,
+    tokenStore,
+    partnerId,
+    partnerIdPatterns: Object.freeze([PARTNER_ID_PATTERN, ...patterns]),
+    fetch: fetchFn as ClientConfig["fetch"],
+    maxConcurrency: positiveInt("maxConcurrency", options.maxConcurrency, SPEC.maxConcurrency, SPEC.maxConcurrency),
+    retry: Object.freeze({
+      maxAttempts: positiveInt("retry.maxAttempts", retry.maxAttempts, SPEC.maxAttempts, SPEC.maxAttempts),
+      baseDelayMs: nonNegative("retry.baseDelayMs", retry.baseDelayMs, SPEC.backoffBaseMs),
+      maxDelayMs: nonNegative("retry.maxDelayMs", retry.maxDelayMs, SPEC.backoffCapMs),
+      rateLimitDelayMs: Object.freeze([rateLimitDelayMs[0], rateLimitDelayMs[1]] as const),
+      maxRetryAfterMs: nonNegative("retry.maxRetryAfterMs", retry.maxRetryAfterMs, CLIENT_DEFAULTS.maxRetryAfterMs),
+      deadlineMs: retry.deadlineMs === undefined ? undefined : nonNegative("retry.deadlineMs", retry.deadlineMs, 0),
+    }),
+    timeoutMs: positiveInt("timeoutMs", options.timeoutMs, CLIENT_DEFAULTS.attemptTimeoutMs),
+    logger,
+    adPlatform,
+    maxPageLimit: positiveInt("maxPageLimit", options.maxPageLimit, CLIENT_DEFAULTS.maxPageLimit),
+    benchmarkFields: Object.freeze([...benchmarkFields]),
+    rateLimitQuietPeriodMs: nonNegative("rateLimitQuietPeriodMs", options.rateLimitQuietPeriodMs, CLIENT_DEFAULTS.rateLimitQuietPeriodMs),
+  });
+}

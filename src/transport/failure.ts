@@ -1,0 +1,27 @@
+/**
+ * A failed attempt without a usable HTTP response, inside the transport. The retry policy decides
+ * whether to try again and turns the last one into a public NetworkError or TimeoutError.
+ */
+export type FailureKind = "network" | "timeout" | "malformed";
+
+export class AttemptFailure extends Error {
+  override name = "AttemptFailure";
+  constructor(
+    readonly kind: FailureKind,
+    /** False when the request surely never reached the server (connection refused, DNS). */
+    readonly sent: boolean,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// Connection-level failures that happen before a single byte of the request leaves.
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+
+export function describeNetworkError(error: unknown): AttemptFailure {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
+  const code = typeof cause?.code === "string" ? cause.code : undefined;
+  const reason = code ?? (error instanceof Error ? error.message : "network error");
+  return new AttemptFailure("network", !(code && NOT_SENT.has(code)), `network error: ${reason}`);
+}

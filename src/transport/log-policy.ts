@@ -1,0 +1,19 @@
+/** Request start and end for the caller's logger. Paths are templates; nothing secret is logged. */
+import type { Logger } from "../options.ts";
+import type { Policy } from "./policy.ts";
+
+export function logPolicy(logger: Logger, now: () => number = Date.now): Policy {
+  return async (request, ctx, next) => {
+    const { method, path } = ctx.record();
+    logger.debug?.("request start", { method, path });
+    try {
+      const response = await next(request, ctx);
+      logger.debug?.("request end", { method, path, status: response.status, attempts: ctx.attempt, ms: now() - ctx.startedAt, requestId: response.headers.get("x-request-id") ?? undefined });
+      return response;
+    } catch (error) {
+      const e = error as { name?: string; requestId?: string };
+      logger.warn?.("request failed", { method, path, attempts: ctx.attempt, ms: now() - ctx.startedAt, error: e?.name ?? "Error", requestId: e?.requestId });
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Follows redirects by hand so that credentials and the partner header go only to the API's
+ * origins: a hop to another origin drops Authorization, Cookie and X-Preferred-Partner-Id.
+ */
+import { AttemptFailure } from "./failure.ts";
+import { PARTNER_HEADER } from "./auth-policy.ts";
+import type { Policy } from "./policy.ts";
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export function redirectPolicy(trustedOrigins: readonly string[], maxRedirects: number): Policy {
+  return async (request, ctx, next) => {
+    let current = request;
+    for (let hop = 0; ; hop++) {
+      // Keep a copy of the body for a 307/308 hop, which must resend it.
+      const spare = current.clone();
+      const response = await next(new Request(current, { redirect: "manual" }), ctx);
+      if (response.type === "opaqueredirect") throw new AttemptFailure("network", true, "redirect not followed (the runtime hides its target)");
+      const location = response.headers.get("location");
+      if (!REDIRECTS.has(response.status) || !location) return response;
+      if (hop >= maxRedirects) throw new AttemptFailure("network", true, `more than ${maxRedirects} redirects`);
+      await response.body?.cancel().catch(() => undefined);
+      const target = new URL(location, current.url);
+      const headers = new Headers(current.headers);
+      if (!trustedOrigins.includes(target.origin)) {
+        for (const name of ["authorization", "cookie", "proxy-authorization", PARTNER_HEADER]) headers.delete(name);
+      }
+      const keepBody = response.status === 307 || response.status === 308;
+      const method = keepBody || current.method === "GET" || current.method === "HEAD" ? current.method : "GET";
+      if (!keepBody) headers.delete("content-type");
+      current = new Request(target, {
+        method,
+        headers,
+        signal: current.signal,
+        ...(keepBody && spare.body ? { body: spare.body, duplex: "half" } : {}),
+      } as RequestInit);
+    }
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Retries (Section 8.2–8.3, Section 3 rule 3): at most `maxAttempts` attempts; 429, 500, 502, 503,
+ * 504, network errors and attempt timeouts are retryable; a 401 on an authenticated call refreshes
+ * once and replays. Whether a failure after sending may be repeated is the operation's `retry`
+ * policy from the description (x-retry): `repeatable`, `check-first` (ask the API whether the
+ * write took effect) or `never` (fail, saying the write may have happened).
+ */
+import { NetworkError, TimeoutError } from "../errors/network-error.ts";
+import { SPEC } from "../limits.ts";
+import type { ClientConfig, Logger } from "../options.ts";
+import { sleep as defaultSleep } from "../internal/sleep.ts";
+import { backoffDelayMs, parseRetryAfter, rateLimitDelayMs } from "./backoff.ts";
+import { AttemptFailure } from "./failure.ts";
+import type { CallContext, Policy } from "./policy.ts";
+
+/** Answers whether a non-idempotent write took effect: its result, "absent" or "unknown". */
+export type WriteCheck = (context: CallContext) => Promise<Response | "absent" | "unknown">;
+
+export interface RetryDeps {
+  readonly config: ClientConfig;
+  readonly logger: Logger;
+  /** Called after a 401 with the token that was refused. */
+  readonly reauthenticate: (usedToken: string) => Promise<void>;
+  readonly writeCheck: (context: CallContext) => WriteCheck | undefined;
+  readonly random?: () => number;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+type Outcome = { response: Response; failure?: undefined } | { response?: undefined; failure: AttemptFailure };
+
+const isRetryableStatus = (status: number): boolean => SPEC.retryableStatuses.includes(status);
+
+export function retryPolicy(deps: RetryDeps): Policy {
+  const random = deps.random ?? Math.random;
+  const now = deps.now ?? Date.now;
+  const sleep = deps.sleep ?? defaultSleep;
+  const { retry } = deps.config;
+
+  return async (_request, ctx, next) => {
+    let reauthenticated = false;
+    for (;;) {
+      ctx.attempt += 1;
+      const outcome = await attempt(ctx, next);
+      const { response, failure } = outcome;
+
+      if (response && response.status === 401 && ctx.authenticated && !reauthenticated && ctx.tokenUsed && ctx.attempt < retry.maxAttempts) {
+        reauthenticated = true;
+        await deps.reauthenticate(ctx.tokenUsed);
+        deps.logger.info?.("retry after 401: session renewed", { method: ctx.method, path: ctx.record().path, attempt: ctx.attempt });
+        continue;
+      }
+      if (response && !isRetryableStatus(response.status)) return response;
+
+      // From here the attempt failed in a retryable way.
+      const unsent = failure !== undefined && !failure.sent;
+      const policy = ctx.match?.op.retry ?? (["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(ctx.method) ? "repeatable" : "never");
+      if (!unsent && policy === "check-first") {
+        const check = deps.writeCheck(ctx);
+        const answer = check ? await check(ctx) : "unknown";
+        if (answer instanceof Response) {
+          deps.logger.info?.("write found after an ambiguous failure; not repeated", { method: ctx.method, path: ctx.record().path, attempt: ctx.attempt });
+          return answer;
+        }
+        if (answer === "unknown") return give(ctx, outcome, true);
+      } else if (!unsent && policy === "never") {
+        return give(ctx, outcome, true);
+      }
+
+      let wait: number;
+      const retryAfter = response ? parseRetryAfter(response.headers.get("retry-after"), now()) : undefined;
+      if (retryAfter !== undefined) {
+        ctx.retryAfterMs = retryAfter;
+        if (retryAfter > retry.maxRetryAfterMs) return give(ctx, outcome, false);
+        wait = retryAfter; // honoured as given, without jitter
+      } else if (response?.status === 429) {
+        wait = rateLimitDelayMs(retry, random());
+      } else {
+        wait = backoffDelayMs(ctx.attempt, retry, random());
+      }
+      if (ctx.attempt >= retry.maxAttempts) return give(ctx, outcome, false);
+      if (retry.deadlineMs !== undefined && now() + wait - ctx.startedAt > retry.deadlineMs) return give(ctx, outcome, false);
+
+      const reason = response ? `HTTP ${response.status}` : failure.message;
+      deps.logger.info?.("retrying", { method: ctx.method, path: ctx.record().path, attempt: ctx.attempt, nextAttempt: ctx.attempt + 1, waitMs: Math.round(wait), reason });
+      await response?.body?.cancel().catch(() => undefined);
+      await sleep(wait, ctx.signal);
+    }
+  };
+}
+
+async function attempt(ctx: CallContext, next: (r: Request, c: CallContext) => Promise<Response>): Promise<Outcome> {
+  try {
+    return { response: await next(ctx.original.clone(), ctx) };
+  } catch (error) {
+    if (error instanceof AttemptFailure) return { failure: error };
+    throw error; // the caller's abort, or a bug: never retried
+  }
+}
+
+/** Stop retrying: hand back the last response, or throw the public error for the last failure. */
+function give(ctx: CallContext, outcome: Outcome, ambiguousWrite: boolean): Response {
+  if (ambiguousWrite) ctx.mayHaveSucceeded = outcome.failure ? outcome.failure.sent : true;
+  if (outcome.response) return outcome.response;
+  const { failure } = outcome;
+  const record = ctx.record();
+  const note = ctx.mayHaveSucceeded ? "; the write may have happened: check before repeating it (Section 3 rule 3)" : "";
+  const message = `${record.method} ${record.path}: ${failure.message} after ${record.attempts} attempt(s)${note}`;
+  const context = { ...record, expected: "a response", cause: undefined };
+  throw failure.kind === "timeout" ? new TimeoutError(message, context) : new NetworkError(message, context);
+}
