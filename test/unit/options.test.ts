@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createAudienceClient } from "../../src/index.ts";
+
+const credentials = { username: "u", password: "p-secret-1" };
+const base = "https://api.example.test/api/v3";
+
+describe("options are normalized once", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it.each([
+    [{ baseUrl: "" }, /"baseUrl"/],
+    [{ baseUrl: "http://api.example.test/api/v3" }, /"baseUrl" must use https/],
+    [{ baseUrl: "not a url" }, /"baseUrl" is not a valid absolute URL/],
+    [{ baseUrl: base, maxConcurrency: 9 }, /"maxConcurrency" must be at most 8/],
+    [{ baseUrl: base, maxConcurrency: 0 }, /"maxConcurrency" must be a positive integer/],
+    [{ baseUrl: base, timeoutMs: Number.NaN }, /"timeoutMs"/],
+    [{ baseUrl: base, retry: { baseDelayMs: -1 } }, /"retry.baseDelayMs"/],
+    [{ baseUrl: base, retry: { rateLimitDelayMs: [10, 5] } }, /"retry.rateLimitDelayMs"/],
+    [{ baseUrl: base, adPlatform: ".." }, /"adPlatform"/],
+    [{ baseUrl: base, mediaUrl: "ftp://x" }, /"mediaUrl"/],
+  ])("refuses %j with a TypeError naming the option", (extra, message) => {
+    expect(() => createAudienceClient({ credentials, ...extra } as never)).toThrow(TypeError);
+    expect(() => createAudienceClient({ credentials, ...extra } as never)).toThrow(message);
+  });
+
+  it("requires some way to authenticate", () => {
+    expect(() => createAudienceClient({ baseUrl: base })).toThrow(/"credentials" or session or tokenStore/);
+  });
+
+  it("accepts http for loopback and derives the media host", () => {
+    const client = createAudienceClient({ baseUrl: "http://127.0.0.1:9/api/v3", credentials });
+    expect(client.config.mediaUrl.href).toBe("http://127.0.0.1:9/api/media");
+    expect(Object.isFrozen(client.config)).toBe(true);
+  });
+
+  it("refuses a password or refresh token in a browser-like runtime unless allowed", () => {
+    vi.stubGlobal("window", {});
+    vi.stubGlobal("document", {});
+    vi.stubGlobal("process", { ...process, versions: {} });
+    expect(() => createAudienceClient({ baseUrl: base, credentials })).toThrow(/server-side only/);
+    expect(() => createAudienceClient({ baseUrl: base, session: { accessToken: "a-token", refreshToken: "r-token" } })).toThrow(/server-side only/);
+    expect(() => createAudienceClient({ baseUrl: base, session: { accessToken: "a-token" } })).not.toThrow();
+    expect(() => createAudienceClient({ baseUrl: base, credentials, dangerouslyAllowBrowser: true })).not.toThrow();
+  });
+});

@@ -1,0 +1,201 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createAudienceClient, NetworkError, RateLimitError, ServerError, TimeoutError, unwrap } from "../../src/index.ts";
+import { startFakeApi, type FakeApi } from "../support/fake-api.ts";
+import { json } from "../support/recording-server.ts";
+import { freePort } from "../support/free-port.ts";
+
+let api: FakeApi;
+afterEach(() => api?.close());
+
+const credentials = { username: "ops@acme.test", password: "pw-retry-secret" };
+const fast = { baseDelayMs: 1, maxDelayMs: 5, rateLimitDelayMs: [1, 3] as const };
+const readEvent = (client: ReturnType<typeof createAudienceClient>, eid = "e1", signal?: AbortSignal) =>
+  client.GET("/events/{eid}", { params: { path: { eid } }, ...(signal ? { signal } : {}) });
+
+describe("retry (Section 8.2–8.3)", () => {
+  it("makes exactly 5 attempts on a persistent 503, then fails with ServerError carrying the request id", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 503, { code: "error.unavailable" }, { "x-request-id": "req-503" }));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
+    const result = await readEvent(client);
+    expect(api.calls()).toHaveLength(5);
+    const error = (() => { try { unwrap(result); } catch (e) { return e; } })();
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status: 503, requestId: "req-503", attempts: 5, code: "error.unavailable" });
+  });
+
+  it("honours a lower maxAttempts and refuses more than 5", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 500, {}));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { ...fast, maxAttempts: 2 } });
+    await readEvent(client);
+    expect(api.calls()).toHaveLength(2);
+    expect(() => createAudienceClient({ baseUrl: api.url, credentials, retry: { maxAttempts: 6 } })).toThrow(/retry\.maxAttempts.*at most 5/);
+  });
+
+  it("recovers when a retry succeeds, for each retryable status", async () => {
+    api = await startFakeApi();
+    for (const status of [429, 500, 502, 503, 504]) {
+      let n = 0;
+      api.route((_req, res) => json(res, ++n === 1 ? status : 200, { n }));
+      const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
+      const result = await readEvent(client);
+      expect(result.data).toEqual({ n: 2 });
+    }
+  });
+
+  it("does not retry other statuses", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 400, {}));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
+    await readEvent(client);
+    expect(api.calls()).toHaveLength(1);
+  });
+
+  it("waits inside [0.7·d, d] with d = min(cap, base·2^(k−1))", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 502, {}));
+    const base = 60;
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { baseDelayMs: base, maxDelayMs: 200, maxAttempts: 4 } });
+    await readEvent(client);
+    const times = api.calls().map((r) => r.receivedAt);
+    const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+    const ds = [60, 120, 200]; // k = 1, 2, 3 (the third capped at 200)
+    gaps.forEach((gap, i) => {
+      expect(gap).toBeGreaterThanOrEqual(0.7 * (ds[i] as number) - 2);
+      expect(gap).toBeLessThanOrEqual((ds[i] as number) + 40);
+    });
+  });
+
+  it("honours Retry-After in seconds and as an HTTP-date, without jitter", async () => {
+    api = await startFakeApi();
+    let n = 0;
+    api.route((_req, res) => (++n === 1 ? json(res, 429, {}, { "retry-after": "1" }) : json(res, 200, {})));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
+    await readEvent(client);
+    let [a, b] = api.calls().map((r) => r.receivedAt);
+    expect((b as number) - (a as number)).toBeGreaterThanOrEqual(995);
+
+    api.resetStats();
+    n = 0;
+    api.route((_req, res) => (++n === 1 ? json(res, 503, {}, { "retry-after": new Date(Date.now() + 2000).toUTCString() }) : json(res, 200, {})));
+    await readEvent(client, "e2");
+    [a, b] = api.calls().map((r) => r.receivedAt);
+    // An HTTP-date has 1 s resolution: the wait is between 1 and 2 s.
+    expect((b as number) - (a as number)).toBeGreaterThanOrEqual(990);
+    expect((b as number) - (a as number)).toBeLessThanOrEqual(2100);
+  });
+
+  it("fails at once with RateLimitError when Retry-After exceeds the ceiling", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 429, {}, { "retry-after": "120", "x-request-id": "req-429" }));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
+    const error = await readEvent(client).then(unwrap).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ retryAfterMs: 120_000, requestId: "req-429", attempts: 1 });
+    expect(api.calls()).toHaveLength(1);
+  });
+
+  it("waits within the configured window after a 429 without Retry-After", async () => {
+    api = await startFakeApi();
+    let n = 0;
+    api.route((_req, res) => json(res, ++n === 1 ? 429 : 200, {}));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { rateLimitDelayMs: [150, 250] } });
+    await readEvent(client);
+    const [a, b] = api.calls().map((r) => r.receivedAt);
+    expect((b as number) - (a as number)).toBeGreaterThanOrEqual(148);
+    expect((b as number) - (a as number)).toBeLessThanOrEqual(300);
+  });
+
+  it("an abort during a retry wait rejects at once and sends nothing more", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 503, {}));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { baseDelayMs: 5_000 } });
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = readEvent(client, "e1", controller.signal);
+    setTimeout(() => controller.abort(), 100);
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(api.calls()).toHaveLength(1);
+  });
+
+  it("times out slow attempts and ends with TimeoutError", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 300));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, timeoutMs: 30, retry: { ...fast, maxAttempts: 3 } });
+    const error = await readEvent(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ attempts: 3 });
+    expect(api.calls()).toHaveLength(3);
+  });
+
+  it("stops retrying when the overall deadline cannot be met", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 503, {}));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { baseDelayMs: 200, deadlineMs: 300 } });
+    await readEvent(client);
+    expect(api.calls().length).toBeLessThanOrEqual(2);
+  });
+
+  it("retries a refused connection (nothing was sent), even for a write that is never repeated", async () => {
+    const port = await freePort();
+    const client = createAudienceClient({ baseUrl: `http://127.0.0.1:${port}`, session: { accessToken: "t-unused-1234", idToken: "x" }, partnerId: "partner-id-acme", retry: { ...fast, maxAttempts: 3 } });
+    const error = await client.POST("/campaigns/", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ attempts: 3, mayHaveSucceeded: false });
+  });
+});
+
+describe("writes that are not idempotent (Section 3 rule 3)", () => {
+  const payload = { goal: "ROAS" as const, total_budget: 500, start_date: "2027-01-01", end_date: "2027-01-31" };
+
+  it("POST /setup_processes/{eid}: after an ambiguous 503, a draft found by GET resolves as created; the POST is not repeated", async () => {
+    api = await startFakeApi();
+    const drafts = new Map<string, unknown>();
+    api.route((req, res) => {
+      if (req.method === "POST") {
+        drafts.set(req.path, JSON.parse(req.body)); // applied, yet the answer is lost
+        return json(res, 503, {}, { "x-request-id": "req-post" });
+      }
+      return drafts.has(req.path) ? json(res, 200, drafts.get(req.path)) : json(res, 404, {});
+    });
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
+    const result = await client.POST("/setup_processes/{eid}", { params: { path: { eid: "e1" } }, body: payload });
+    expect(result.data).toEqual(payload);
+    expect(api.calls().filter((r) => r.method === "POST")).toHaveLength(1);
+    expect(api.calls().filter((r) => r.method === "GET")).toHaveLength(1);
+  });
+
+  it("POST /setup_processes/{eid}: a 404 on the check repeats the POST", async () => {
+    api = await startFakeApi();
+    let posts = 0;
+    api.route((req, res) => (req.method === "POST" ? json(res, ++posts === 1 ? 429 : 201, { created: posts }) : json(res, 404, {})));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
+    const result = await client.POST("/setup_processes/{eid}", { params: { path: { eid: "e1" } }, body: payload });
+    expect(result.response.status).toBe(201);
+    expect(posts).toBe(2);
+  });
+
+  it("POST /campaigns/ is never repeated after a 5xx; the error says the write may have happened", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 502, {}, { "x-request-id": "req-campaign" }));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
+    const error = await client.POST("/campaigns/", { params: { query: { params: { name: "x" } } } }).then(unwrap).catch((e: unknown) => e);
+    expect(api.calls()).toHaveLength(1);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ mayHaveSucceeded: true, requestId: "req-campaign" });
+    expect((error as Error).message).toMatch(/may have happened/);
+  });
+
+  it("POST /campaigns/ is not repeated after a timeout either", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 200));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, timeoutMs: 30, retry: fast });
+    const error = await client.POST("/campaigns/", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ mayHaveSucceeded: true });
+    expect(api.calls()).toHaveLength(1);
+  });
+});
