@@ -5,6 +5,8 @@
  */
 import createClient, { type Client } from "openapi-fetch";
 import { operations, type OperationInfo } from "../generated/operations.ts";
+import { ValidationError } from "./errors/validation-error.ts";
+import { pathParamIssues } from "./guards/path-params.ts";
 import { validateRequest } from "./guards/validate-request.ts";
 import { createOperationMatcher } from "./internal/operation-matcher.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
@@ -13,14 +15,23 @@ import { normalizeOptions, type AudienceClientOptions, type ClientConfig } from 
 import { Session } from "./session/session.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
 import type { ClientPaths } from "./types.ts";
+import { createSetupProcess, type SetupProcess } from "./workflows/setup-process.ts";
+import { SetupStates } from "./workflows/setup-state.ts";
 
 type RawClient = Client<ClientPaths>;
 const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE"] as const;
 
 /** Hooks around every call made through the client: refuse before sending, observe after. */
 export interface CallHooks {
-  before?(op: OperationInfo, params: CallParams | undefined): void;
-  after?(op: OperationInfo, params: CallParams | undefined, result: { data?: unknown; error?: unknown; response: Response }): void;
+  before?(call: HookedCall): void;
+  after?(call: HookedCall, result: { data?: unknown; error?: unknown; response: Response }): void;
+}
+
+/** A call as the hooks see it: its operation row, parameters (defaults filled) and body. */
+export interface HookedCall {
+  readonly op: OperationInfo;
+  readonly params: CallParams | undefined;
+  readonly body: unknown;
 }
 
 export interface CallParams {
@@ -40,11 +51,15 @@ export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number]
   concurrency(): { limit: number; active: number; queued: number };
   /** Adds hooks around every call (used by the workflow helpers; available to extensions). */
   addHooks(hooks: CallHooks): void;
+  /** The campaign setup of one event (Section 3): one handle per eid, shared by every caller. */
+  setupProcess(eid: string): SetupProcess;
 }
 
 /** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
 export interface InternalSeams {
   retryHooks?: Parameters<typeof createTransport>[0]["retryHooks"];
+  /** Autosave debounce (Section 3: 1 s). */
+  autosaveDebounceMs?: number;
 }
 
 const opIndex = new Map(operations.map((op) => [`${op.method} ${op.path}`, op]));
@@ -64,7 +79,9 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   const transport: Transport = createTransport({ config, redactor, match, session: () => session as Session, ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}) });
   session = new Session({ config, redactor, send: transport });
   const api = createClient<ClientPaths>({ baseUrl: config.baseUrl.href, fetch: transport, querySerializer: serializeQuery });
-  const hooks: CallHooks[] = [];
+  const setupStates = new SetupStates();
+  const hooks: CallHooks[] = [setupStates.hooks()];
+  const setupHandles = new Map<string, SetupProcess>();
 
   async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
     const op = opIndex.get(`${method} ${path}`);
@@ -72,16 +89,16 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     if (op) {
       const params = withDefaults(op, next.params as CallParams | undefined, config);
       validateRequest({ op, params, body: next.body }, config.maxPageLimit);
-      for (const h of hooks) h.before?.(op, params);
+      for (const h of hooks) h.before?.({ op, params, body: next.body });
       next = { ...next, params, ...(op.host === "media" && next.baseUrl === undefined ? { baseUrl: config.mediaUrl.href } : {}) };
     }
     const result = (await (api.request as (m: string, p: string, i: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(method.toLowerCase(), path, next));
-    if (op) for (const h of hooks) h.after?.(op, next.params as CallParams | undefined, result);
+    if (op) for (const h of hooks) h.after?.({ op, params: next.params as CallParams | undefined, body: next.body }, result);
     return result;
   }
 
   const raw = Object.fromEntries(METHODS.map((m) => [m, (path: string, init?: Record<string, unknown>) => call(m, path, init)])) as unknown as Pick<RawClient, (typeof METHODS)[number]>;
-  return {
+  const client: AudienceClient = {
     ...raw,
     request: ((method: string, path: string, init?: Record<string, unknown>) => call(method.toUpperCase(), path, init)) as RawClient["request"],
     use: (...m) => api.use(...m),
@@ -94,7 +111,15 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       return { limit: limiter.limit, active: limiter.active, queued: limiter.queued };
     },
     addHooks: (h) => void hooks.push(h),
+    setupProcess(eid) {
+      const issues = pathParamIssues({ eid }, ["eid"]);
+      if (issues.length) throw new ValidationError(issues.map((i) => ({ ...i, field: "eid" })));
+      let handle = setupHandles.get(eid);
+      if (!handle) setupHandles.set(eid, (handle = createSetupProcess(client, setupStates, eid, seams.autosaveDebounceMs)));
+      return handle;
+    },
   };
+  return client;
 }
 
 function withDefaults(op: OperationInfo, params: CallParams | undefined, config: ClientConfig): CallParams | undefined {

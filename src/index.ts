@@ -15,3 +15,26 @@ export { PartnerSelectionError } from "./errors/partner-selection-error.ts";
 export { SPEC } from "./limits.ts";
 export { API_VERSION } from "../generated/operations.ts";
 export type { ClientPaths, paths, components, operations } from "./types.ts";
+
+// Workflows (Section 3, 8): small functions over a client, each tree-shakeable on its own.
+export type { SetupProcess, SetupPayload, EditPublishedClusterPayload, PublishedClusterEdit, PublishResult } from "./workflows/setup-process.ts";
+export { normalizeBenchmark, benchmarkValuesOf, type BenchmarkUnit, type NormalizedBenchmark, type NormalizeBenchmarkOptions } from "./workflows/benchmark.ts";
+export { listEvents, listEventCampaigns, readBenchmark, readPrediction, type BenchmarkRead, type Event, type PredictionType } from "./workflows/events.ts";
+export type { ListOptions } from "./workflows/list.ts";
+export { getPartners, getProfile, getFeatures, getPermissions, listPartnerMessages, countUnreadMessages, listNotifications, getNotificationStats } from "./workflows/reads.ts";
+export {
+  createCampaign,
+  setClientCampaignStatus,
+  waitForClientCampaignStatusTask,
+  watchAdPlatformConnection,
+  createEventSeries,
+  listAvailableEventsForSeries,
+  getOptimisationStatus,
+  setOptimisationStatus,
+  type QueryParams,
+  type WaitOptions,
+} from "./workflows/campaigns.ts";
+export { ingestTransactionSummary, ingestExcel, uploadMedia, type TransactionSummary, type UploadInput } from "./workflows/ingest.ts";
+export { paginate, type PaginateOptions, type PageRequest } from "./workflows/paginate.ts";
+export { poll, isTerminalStatus, taskPollDefaults, statusPollDefaults, type PollOptions } from "./workflows/poll.ts";
+export { assertXlsx } from "./workflows/xlsx.ts";

@@ -7,8 +7,13 @@ import type { ValidationIssue } from "../errors/validation-error.ts";
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** A real calendar date: the generated schema already reports the others, once. */
+function isCalendarDate(v: unknown): v is string {
+  return typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().startsWith(v);
+}
+
 function dateOrder(body: unknown, from: string, to: string, prefix: string): ValidationIssue[] {
-  if (!isRecord(body) || typeof body[from] !== "string" || typeof body[to] !== "string") return [];
+  if (!isRecord(body) || !isCalendarDate(body[from]) || !isCalendarDate(body[to])) return [];
   return (body[from] as string) > (body[to] as string) ? [{ field: `${prefix}.${to}`, message: `must not be before ${from}` }] : [];
 }
 

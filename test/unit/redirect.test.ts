@@ -33,7 +33,8 @@ describe("redirects", () => {
     api.route((req, res) => {
       if (req.path === "/setup_processes/old") {
         res.writeHead(307, { location: "/setup_processes/new" });
-        return res.end();
+        res.end();
+        return;
       }
       json(res, 201, JSON.parse(req.body || "{}"));
     });

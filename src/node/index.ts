@@ -1,0 +1,28 @@
+/**
+ * `@audience-intelligence/client/node` — Node-only helpers (file paths). The root entry stays free
+ * of `node:` imports so that it runs in browsers and edge runtimes.
+ */
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import type { AudienceClient } from "../create-client.ts";
+import { ValidationError } from "../errors/validation-error.ts";
+import { ingestExcel, uploadMedia } from "../workflows/ingest.ts";
+
+async function read(path: string, field: string): Promise<Uint8Array> {
+  if (typeof path !== "string" || !path.trim()) throw new ValidationError([{ field, message: "must be a file path" }]);
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    throw new ValidationError([{ field, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` }]);
+  }
+}
+
+/** Ingests the XLSX workbook at `path` (checked to be a real workbook before upload). */
+export async function ingestExcelFile(client: Pick<AudienceClient, "POST" | "config">, eid: string, path: string, options: { signal?: AbortSignal } = {}): Promise<unknown> {
+  return ingestExcel(client, eid, await read(path, "path"), { filename: basename(path), ...options });
+}
+
+/** Uploads the media file at `path`. */
+export async function uploadMediaFile(client: Pick<AudienceClient, "POST" | "config">, path: string, options: { contentType?: string; signal?: AbortSignal } = {}): Promise<unknown> {
+  return uploadMedia(client, await read(path, "path"), { filename: basename(path), ...options });
+}

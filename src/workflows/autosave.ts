@@ -1,0 +1,135 @@
+import { ValidationError } from "../errors/validation-error.ts";
+import { SPEC } from "../limits.ts";
+
+/** Options of {@link createAutosaver}. */
+export interface AutosaverOptions<T> {
+  /** Stores one edit, e.g. `PUT /setup_processes/{eid}` with the whole draft. */
+  readonly save: (payload: T) => Promise<unknown>;
+  /**
+   * Quiet time after the last edit before it is saved; each edit restarts it.
+   * @default SPEC.autosaveDebounceMs (Section 3 and 8.5: 1 s)
+   */
+  readonly debounceMs?: number;
+  /** Told of every failed save, including those nobody awaits. The edit stays pending. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** What {@link createAutosaver} returns. */
+export interface Autosaver<T> {
+  /**
+   * Records an edit; it is saved after `debounceMs` of quiet, unless a later edit supersedes it.
+   * Resolves once this edit, or a later one, is stored; rejects if the save covering it failed.
+   * Ignoring the promise is safe: a failure never surfaces as an unhandled rejection.
+   */
+  autosave(payload: T): Promise<void>;
+  /**
+   * Saves the latest edit now, skipping the rest of the debounce (after the save in flight, if
+   * any). Resolves once the last edit is stored; rejects if that save failed. Call it before
+   * publishing or leaving the page.
+   */
+  flush(): Promise<void>;
+  /** True while some edit is not yet stored: waiting, in flight, or kept after a failure. */
+  pending(): boolean;
+}
+
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** The edit that will be sent next, and everyone waiting for it (or for an edit it superseded). */
+interface Edit<T> {
+  readonly payload: T;
+  readonly waiters: Waiter[];
+  /** The debounce has run out (or a flush asked): send as soon as nothing is in flight. */
+  ready: boolean;
+}
+
+/**
+ * Debounced, ordered autosave of a draft (Section 3: the wizard debounces 1 s, and edits land
+ * out of order if two saves overlap). Edits within `debounceMs` of each other coalesce into one
+ * save of the latest; at most one save is in flight, and edits made meanwhile are sent, latest
+ * only, once it settles — so the stored draft always ends as the last edit. A failed edit is
+ * kept and retried by the next `autosave` or `flush`.
+ *
+ * @example
+ * const saver = createAutosaver({ save: (draft: Draft) => putSetupProcess(eid, draft) });
+ * form.on("change", (draft) => void saver.autosave(draft));
+ * await saver.flush(); // before boost: the server has the last edit
+ */
+export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
+  const { save, onError, debounceMs = SPEC.autosaveDebounceMs } = options;
+  if (!(debounceMs >= 0 && Number.isFinite(debounceMs))) throw new ValidationError([{ field: "debounceMs", message: "must be a finite number, 0 or more" }]);
+
+  let next: Edit<T> | undefined; // not yet sent, or kept after its save failed
+  let inFlight: Edit<T> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  function waitFor(edit: Edit<T>): Promise<void> {
+    const done = new Promise<void>((resolve, reject) => edit.waiters.push({ resolve, reject }));
+    done.catch(() => {}); // handled here, so callers may ignore it; those who await still see the rejection
+    return done;
+  }
+
+  function sendIfReady(): void {
+    if (inFlight || !next?.ready) return;
+    const edit = next;
+    next = undefined;
+    inFlight = edit;
+    void send(edit);
+  }
+
+  async function send(edit: Edit<T>): Promise<void> {
+    try {
+      await save(edit.payload);
+      for (const w of edit.waiters) w.resolve();
+    } catch (error) {
+      // Keep the failed edit unless a newer one already replaces it; it waits for the next
+      // autosave or flush rather than retrying on its own against a failing server.
+      next ??= { payload: edit.payload, waiters: [], ready: false };
+      for (const w of edit.waiters) w.reject(error);
+      report(error);
+    } finally {
+      inFlight = undefined;
+      sendIfReady();
+    }
+  }
+
+  function report(error: unknown): void {
+    try {
+      onError?.(error);
+    } catch {
+      // A throwing onError must not stop later saves; the error already reached the waiters.
+    }
+  }
+
+  return {
+    autosave(payload) {
+      // The superseded edit's waiters now wait for this one: it stores their change too.
+      next = { payload, waiters: next?.waiters ?? [], ready: false };
+      const done = waitFor(next);
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (next) next.ready = true;
+        sendIfReady();
+      }, debounceMs);
+      return done;
+    },
+
+    flush() {
+      clearTimeout(timer);
+      timer = undefined;
+      const last = next ?? inFlight;
+      if (!last) return Promise.resolve();
+      const done = waitFor(last);
+      if (next) next.ready = true;
+      sendIfReady();
+      return done;
+    },
+
+    pending() {
+      return next !== undefined || inFlight !== undefined;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The query-string writes (Section 1.3, 4) and the polls that follow them (Section 8.5). Their
+ * parameter names are not documented: they are passed through as plain `key=value` pairs, as the
+ * drift overlay declares (openapi/overlays/10-drift.overlay.yaml, QueryStringParams).
+ */
+import { unwrap } from "../unwrap.ts";
+import type { AudienceClient } from "../create-client.ts";
+import { isTerminalStatus, poll, statusPollDefaults, taskPollDefaults } from "./poll.ts";
+
+type Client = Pick<AudienceClient, "GET" | "POST" | "PUT" | "config">;
+/** Free-form query-string parameters: values are strings, numbers, booleans or arrays of them. */
+export type QueryParams = Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>;
+const sig = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
+
+/** POST /campaigns/ — not idempotent and never repeated once sent (Section 3 rule 3). */
+export async function createCampaign(client: Client, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
+  return unwrap(await client.POST("/campaigns/", { params: { query: { params: params as never } }, ...sig(signal) }));
+}
+
+/** PUT /events/{eid}/client_campaign_status — the user's pause/run toggle of the event's campaigns. */
+export async function setClientCampaignStatus(client: Client, eid: string, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
+  return unwrap(await client.PUT("/events/{eid}/client_campaign_status", { params: { path: { eid }, query: { params: params as never } }, ...sig(signal) }));
+}
+
+export interface WaitOptions {
+  /** States that end the poll (case-insensitive), read from `status` or `state`. @default DEFAULT_TERMINAL_STATES */
+  terminalStates?: readonly string[];
+  /** Give up after this long (TimeoutError). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Polls the task of the last client_campaign_status PUT until it is terminal: about every 2 s,
+ * backing off (Section 8.5: "task polls use about 2 s with backoff and retry only after a PUT").
+ */
+export function waitForClientCampaignStatusTask(client: Client, eid: string, options: WaitOptions = {}): Promise<unknown> {
+  return poll({
+    ...taskPollDefaults,
+    fetchStatus: async (signal) => unwrap(await client.GET("/events/{eid}/client_campaign_status/task", { params: { path: { eid } }, ...sig(signal) })),
+    isDone: isTerminalStatus(options.terminalStates),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...sig(options.signal),
+  });
+}
+
+/**
+ * Polls the ad-platform connection status until `isDone`, never more often than every 3 s
+ * (Section 8.5); a faster `intervalMs` is raised to 3 s.
+ */
+export function watchAdPlatformConnection(client: Client, options: WaitOptions & { adPlatform?: string; intervalMs?: number; isDone?: (body: unknown) => boolean } = {}): Promise<unknown> {
+  const adplatform = options.adPlatform ?? client.config.adPlatform;
+  return poll({
+    ...statusPollDefaults,
+    ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
+    fetchStatus: async (signal) => unwrap(await client.GET("/integrations/connect/{adplatform}/status", { params: { path: adplatform ? { adplatform } : {} }, ...sig(signal) })),
+    isDone: options.isDone ?? isTerminalStatus(options.terminalStates),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...sig(options.signal),
+  });
+}
+
+/** POST /events/{eid}/series — not idempotent, never repeated once sent. */
+export async function createEventSeries(client: Client, eid: string, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
+  return unwrap(await client.POST("/events/{eid}/series", { params: { path: { eid }, query: { params: params as never } }, ...sig(signal) }));
+}
+
+/** GET /events/{eid}/available_events_for_series. */
+export async function listAvailableEventsForSeries(client: Client, eid: string, signal?: AbortSignal): Promise<unknown> {
+  return unwrap(await client.GET("/events/{eid}/available_events_for_series", { params: { path: { eid } }, ...sig(signal) }));
+}
+
+type Toggle = "campaign" | "ad_campaign";
+const togglePath = {
+  campaign: "/events/{eid}/campaign_optimisation_status",
+  ad_campaign: "/events/{eid}/ad_campaign_optimisation_status",
+} as const;
+
+/** Reads an optimisation toggle (method assumed GET; see the drift overlay). */
+export async function getOptimisationStatus(client: Client, eid: string, which: Toggle, signal?: AbortSignal): Promise<unknown> {
+  return unwrap(await client.GET(togglePath[which], { params: { path: { eid } }, ...sig(signal) }));
+}
+
+/** Sets an optimisation toggle with query-string parameters (method assumed PUT; see the drift overlay). */
+export async function setOptimisationStatus(client: Client, eid: string, which: Toggle, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
+  return unwrap(await client.PUT(togglePath[which], { params: { path: { eid }, query: { params: params as never } }, ...sig(signal) }));
+}

@@ -1,0 +1,61 @@
+/** Event reads: the paginated list, predictions and benchmarks with their detected unit. */
+import type { components } from "../../generated/schema.ts";
+import { unwrap } from "../unwrap.ts";
+import type { AudienceClient } from "../create-client.ts";
+import { benchmarkValuesOf, normalizeBenchmark, type NormalizedBenchmark } from "./benchmark.ts";
+import { pagedList, type ListOptions } from "./list.ts";
+
+type Client = Pick<AudienceClient, "GET" | "config">;
+export type Event = components["schemas"]["Event"];
+export type PredictionType = "capacity" | "ticket_count";
+
+/**
+ * Every event, page by page (Section 2: `page`, `limit`), holding one page in memory.
+ *
+ * @example
+ * for await (const event of listEvents(client, { descending: true, maxItems: 20 })) console.log(event.id);
+ */
+export function listEvents(client: Client, options: ListOptions & { descending?: boolean } = {}): AsyncIterableIterator<Event> {
+  const descending = options.descending === undefined ? {} : { descending: options.descending };
+  return pagedList<Event>(
+    client,
+    options,
+    async ({ page, limit, signal }) => unwrap(await client.GET("/events/", { params: { query: { page, limit, ...descending } }, ...(signal ? { signal } : {}) })),
+    { itemsOf: (body) => (body as components["schemas"]["EventList"]).items ?? [] },
+  );
+}
+
+/** A prediction or benchmark body, with the benchmark values found in it normalized to fractions. */
+export interface BenchmarkRead extends NormalizedBenchmark {
+  /** The body as the API returned it (its fields are not documented). */
+  readonly body: unknown;
+  /** The raw values found under the client's `benchmarkFields`. */
+  readonly values: ReadonlyArray<number | string>;
+}
+
+function read(path: "/events/{eid}/lookout_prediction_benchmark" | "/events/{eid}/lookout_prediction") {
+  return async (client: Client, eid: string, options: { type: PredictionType; unit?: "fraction" | "percent"; signal?: AbortSignal }): Promise<BenchmarkRead> => {
+    const body = unwrap(await client.GET(path, { params: { path: { eid }, query: { type: options.type } }, ...(options.signal ? { signal: options.signal } : {}) }));
+    const values = benchmarkValuesOf(body, client.config.benchmarkFields);
+    return { body, values, ...normalizeBenchmark(values, options.unit ? { unit: options.unit } : {}) };
+  };
+}
+
+/**
+ * Demand versus expected trajectory (Section 2: "a fraction or a percent; the client must
+ * auto-detect which"), normalized to fractions.
+ *
+ * @example
+ * const { unit, fractions, ambiguous } = await readBenchmark(client, "evt-1", { type: "capacity" });
+ */
+export const readBenchmark = read("/events/{eid}/lookout_prediction_benchmark");
+
+/** The demand prediction of an event, with any benchmark values in it normalized likewise. */
+export const readPrediction = read("/events/{eid}/lookout_prediction");
+
+/**
+ * The campaigns of an event. The endpoint takes only `limit` (no page): one page is read.
+ */
+export function listEventCampaigns(client: Client, eid: string, options: ListOptions = {}): AsyncIterableIterator<unknown> {
+  return pagedList(client, options, async ({ limit, signal }) => unwrap(await client.GET("/events/{eid}/campaigns", { params: { path: { eid }, query: { limit } }, ...(signal ? { signal } : {}) })), { single: true });
+}

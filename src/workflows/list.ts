@@ -1,0 +1,33 @@
+/** The list helpers' shared shape: a checked page size, then {@link paginate}. */
+import { ValidationError } from "../errors/validation-error.ts";
+import type { AudienceClient } from "../create-client.ts";
+import { paginate, type PageRequest } from "./paginate.ts";
+
+export interface ListOptions {
+  /** Page size, at most the client's `maxPageLimit`. @default the client's maxPageLimit (100) */
+  limit?: number;
+  /** Stop after this many items. */
+  maxItems?: number;
+  signal?: AbortSignal;
+}
+
+/** Items of `fetchPage`'s pages; `single: true` for endpoints that take a limit but no page. */
+export function pagedList<T>(
+  client: Pick<AudienceClient, "config">,
+  options: ListOptions,
+  fetchPage: (request: Required<Pick<PageRequest, "page" | "limit">> & { signal?: AbortSignal }) => Promise<unknown>,
+  extra: { itemsOf?: (body: unknown) => T[]; single?: boolean } = {},
+): AsyncIterableIterator<T> {
+  const max = client.config.maxPageLimit;
+  const limit = options.limit ?? max;
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) {
+    throw new ValidationError([{ field: "limit", message: `must be an integer from 1 to ${max}: bulk reads paginate, never one huge page (Section 8.5)` }]);
+  }
+  return paginate<T>({
+    limit,
+    ...(options.maxItems === undefined ? {} : { maxItems: options.maxItems }),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(extra.itemsOf ? { itemsOf: extra.itemsOf } : {}),
+    fetchPage: async (request) => (extra.single && request.page > 1 ? [] : fetchPage(request)),
+  });
+}

@@ -1,0 +1,67 @@
+import { pageItemsOf } from "../assumptions.ts";
+
+/** What {@link PaginateOptions.fetchPage} is asked for. */
+export interface PageRequest {
+  /** The page number, counted from `firstPage`. */
+  readonly page: number;
+  readonly limit: number;
+  readonly signal?: AbortSignal;
+}
+
+/** Options of {@link paginate}. */
+export interface PaginateOptions<T> {
+  /** Fetches one page and returns its parsed body. */
+  readonly fetchPage: (page: PageRequest) => Promise<unknown>;
+  /**
+   * The items of a page body. The default does not check the items' shape: give `itemsOf` when
+   * `T` is more than `unknown`.
+   * @default pageItemsOf (a bare array, or the `items` array of an object)
+   */
+  readonly itemsOf?: (body: unknown) => T[];
+  /**
+   * Page size. Not checked here: the caller has already refused sizes the API must not see
+   * (Section 8.5: never `limit=10000`).
+   */
+  readonly limit: number;
+  /** @default 1 */
+  readonly firstPage?: number;
+  /** Stop after this many items, without fetching a page that would go beyond them. */
+  readonly maxItems?: number;
+  /** Aborting rejects the iteration with the signal's reason; no further page is fetched. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Iterates over a paginated list (Section 2: `page`, `limit`), one page at a time: a page is
+ * fetched only when the consumer reaches it, and only the current page is held in memory.
+ * Stops after a short page (fewer than `limit` items), an empty page, `maxItems` items, or when
+ * the consumer stops iterating (`break`, `return`, a throw).
+ *
+ * @example
+ * for await (const event of paginate({
+ *   limit: 100,
+ *   fetchPage: ({ page, limit, signal }) => api.GET("/events/", { params: { query: { page, limit } }, signal }).then((r) => r.data),
+ * })) {
+ *   console.log(event);
+ * }
+ */
+export async function* paginate<T = unknown>(options: PaginateOptions<T>): AsyncIterableIterator<T> {
+  const { fetchPage, limit, signal } = options;
+  const itemsOf = options.itemsOf ?? (pageItemsOf as (body: unknown) => T[]);
+  let remaining = options.maxItems ?? Number.POSITIVE_INFINITY;
+
+  for (let page = options.firstPage ?? 1; remaining > 0; page++) {
+    signal?.throwIfAborted();
+    const body = await fetchPage(signal ? { page, limit, signal } : { page, limit });
+    // fetchPage may ignore the signal; an abort during the fetch still ends the iteration here.
+    signal?.throwIfAborted();
+    const items = itemsOf(body);
+    for (const item of items) {
+      if (remaining <= 0) return;
+      remaining--;
+      yield item;
+      signal?.throwIfAborted(); // the consumer may have aborted while handling the item
+    }
+    if (items.length === 0 || items.length < limit) return;
+  }
+}

@@ -1,0 +1,164 @@
+import { DEFAULT_TERMINAL_STATES, statusOf } from "../assumptions.ts";
+import { TimeoutError } from "../errors/network-error.ts";
+import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
+import { sleep as defaultSleep } from "../internal/sleep.ts";
+import { SPEC } from "../limits.ts";
+
+/** Options of {@link poll}. */
+export interface PollOptions<T> {
+  /** Fetches the current status once. Receives the signal that ends the poll. */
+  readonly fetchStatus: (signal?: AbortSignal) => Promise<T>;
+  /** True when `value` is final and polling should stop. */
+  readonly isDone: (value: T) => boolean;
+  /** Wait between the first two fetches. */
+  readonly intervalMs: number;
+  /**
+   * Each wait is the previous one times this.
+   * @default 1 (a fixed interval)
+   */
+  readonly backoff?: number;
+  /**
+   * Ceiling of the wait as it grows.
+   * @default no ceiling
+   */
+  readonly maxIntervalMs?: number;
+  /**
+   * Floor of every wait; a shorter interval is raised to it (Section 8.5: status polls at 3 s or
+   * longer). Wins over `maxIntervalMs`.
+   * @default 0
+   */
+  readonly minIntervalMs?: number;
+  /** Overall deadline, fetches included; passing it rejects with {@link TimeoutError}. */
+  readonly timeoutMs?: number;
+  /** Aborting rejects the poll with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /**
+   * How to wait. Tests inject a fake.
+   * @default an abortable `setTimeout`
+   */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/**
+ * Fetches a status until `isDone` says it is final, and resolves with that last value. Fetches at
+ * once, then after each wait: `intervalMs`, growing by `backoff` up to `maxIntervalMs`, never
+ * below `minIntervalMs`. Takes only "something that can fetch the status", not the client.
+ *
+ * @example
+ * const task = await poll({
+ *   ...taskPollDefaults,
+ *   fetchStatus: (signal) => api.GET("/task", { params: { query: { task_id } }, signal }).then((r) => r.data),
+ *   isDone: isTerminalStatus(),
+ *   timeoutMs: 5 * 60_000,
+ * });
+ */
+export async function poll<T>(options: PollOptions<T>): Promise<T> {
+  const { fetchStatus, isDone, intervalMs, backoff = 1, maxIntervalMs = Number.POSITIVE_INFINITY, minIntervalMs = 0 } = options;
+  const wait = options.sleep ?? defaultSleep;
+  checkTiming(options);
+
+  const { signal, dispose } = pollSignal(options);
+  try {
+    for (let interval = intervalMs; ; interval *= backoff) {
+      signal.throwIfAborted();
+      const value = await untilAborted(fetchStatus(signal), signal);
+      if (isDone(value)) return value;
+      const delay = Math.max(minIntervalMs, Math.min(interval, maxIntervalMs, MAX_TIMER_MS));
+      await untilAborted(wait(delay, signal), signal);
+    }
+  } finally {
+    dispose();
+  }
+}
+
+// setTimeout fires at once for any delay above this (about 24.8 days), which would turn a long
+// backoff into a busy loop or a long deadline into an instant timeout.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Section 8.5 says task polls "use about 2 s with backoff" but gives neither factor nor ceiling:
+ * 1.5 is our choice, and the ceiling is the Section 8.3 backoff cap.
+ */
+const TASK_POLL_BACKOFF = 1.5;
+const TASK_POLL_MAX_INTERVAL_MS = SPEC.backoffCapMs;
+
+/** Timing for task polls (Section 8.5): from about 2 s, growing by 1.5 up to 30 s. Spread into {@link poll}. */
+export const taskPollDefaults = Object.freeze({
+  intervalMs: SPEC.taskPollIntervalMs,
+  backoff: TASK_POLL_BACKOFF,
+  maxIntervalMs: TASK_POLL_MAX_INTERVAL_MS,
+} satisfies Partial<PollOptions<unknown>>);
+
+/** Timing for status polls (Section 8.5: 3 s or longer); the floor also raises a faster `intervalMs`. */
+export const statusPollDefaults = Object.freeze({
+  intervalMs: SPEC.minStatusPollIntervalMs,
+  minIntervalMs: SPEC.minStatusPollIntervalMs,
+} satisfies Partial<PollOptions<unknown>>);
+
+/**
+ * An `isDone` for task and status bodies, whose shape is not documented: true when the body's
+ * `status` or `state` (or the body itself, if a string) is one of `terminalStates`, ignoring case.
+ *
+ * @example
+ * isTerminalStatus()({ status: "done" }); // true
+ * isTerminalStatus(["READY"])({ state: "pending" }); // false
+ */
+export function isTerminalStatus(terminalStates: readonly string[] = DEFAULT_TERMINAL_STATES): (body: unknown) => boolean {
+  const terminal = new Set(terminalStates.map((s) => s.toUpperCase()));
+  return (body) => {
+    const status = statusOf(body);
+    return status !== undefined && terminal.has(status.toUpperCase());
+  };
+}
+
+type Timing = Pick<PollOptions<unknown>, "intervalMs" | "backoff" | "maxIntervalMs" | "minIntervalMs" | "timeoutMs" | "signal">;
+
+// A NaN or negative interval would turn the poll into a busy loop against the API, so refuse it.
+function checkTiming(options: Timing): void {
+  const issues: ValidationIssue[] = [];
+  const check = (field: keyof Timing, ok: boolean, message: string): void => {
+    if (!ok) issues.push({ field, message });
+  };
+  check("intervalMs", options.intervalMs >= 0 && Number.isFinite(options.intervalMs), "must be a finite number, 0 or more");
+  check("backoff", options.backoff === undefined || (options.backoff >= 1 && Number.isFinite(options.backoff)), "must be a finite number, 1 or more");
+  // Infinity is allowed for these: no ceiling, no floor worth the name, no deadline.
+  for (const field of ["maxIntervalMs", "minIntervalMs", "timeoutMs"] as const) {
+    const value = options[field];
+    check(field, value === undefined || value >= 0, "must be a number, 0 or more");
+  }
+  if (issues.length > 0) throw new ValidationError(issues);
+}
+
+/** One signal for the whole poll: aborted by the caller's signal or by the deadline. */
+function pollSignal(options: Timing): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const outer = options.signal;
+  const onAbort = (): void => controller.abort(outer?.reason);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener("abort", onAbort, { once: true });
+  const { timeoutMs } = options;
+  const timer =
+    timeoutMs === undefined || timeoutMs > MAX_TIMER_MS
+      ? undefined // a deadline beyond the timer range is no deadline in practice
+      : setTimeout(() => controller.abort(new TimeoutError(`the poll did not finish within ${timeoutMs} ms`)), timeoutMs);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+/** Settles like `promise`, or rejects with the signal's reason as soon as it aborts — for a fetch or sleep that ignores it. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {}); // its own failure no longer matters
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
