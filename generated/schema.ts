@@ -2442,16 +2442,6 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Boost task created */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Unspecified"];
-                };
-            };
-            /** @description Boost task created */
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];

@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { startPrism } from "./prism.ts";
+import { startPrism } from "../../scripts/lib/prism.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
