@@ -9,15 +9,15 @@ export const EditPublishedClusterPayload = z.looseObject({ "eid": z.string().che
 
 export const Goal = z.enum(["UTILIZATION","ROAS","VISIBILITY","LINK_CLICKS"]);
 
-export const RefreshRequest = z.looseObject({ "token": z.string().check(z.minLength(1)) });
+export const RefreshRequest = z.object({ "token": z.string().check(z.minLength(1)) });
 
 export const SetupPayload = z.looseObject({ "goal": z.optional(Goal), "total_budget": z.optional(z.number()), "start_date": z.optional(z.iso.date()), "end_date": z.optional(z.iso.date()), "tc_run_id": z.optional(z.int()), "creatives": z.optional(z.array(Unspecified)), "targeting": z.optional(z.array(Unspecified)), "integration_details": z.optional(z.array(Unspecified)) });
 
-export const SignInRequest = z.looseObject({ "username": z.string().check(z.minLength(1)), "password": z.string().check(z.minLength(1)) });
+export const SignInRequest = z.object({ "username": z.string().check(z.minLength(1)), "password": z.string().check(z.minLength(1)) });
 
-export const TicketRow = z.looseObject({ "type": z.string().check(z.minLength(1)), "sold": z.int().check(z.gte(0)), "revenue": z.number().check(z.gte(0)) });
+export const TicketRow = z.object({ "type": z.string().check(z.minLength(1)), "sold": z.int().check(z.gte(0)), "revenue": z.number().check(z.gte(0)) });
 
-export const TransactionSummary = z.looseObject({ "eid": z.string().check(z.minLength(1)), "from": z.iso.date(), "to": z.iso.date(), "tickets": z.array(TicketRow).check(z.minLength(1)) });
+export const TransactionSummary = z.object({ "eid": z.string().check(z.minLength(1)), "from": z.iso.date(), "to": z.iso.date(), "tickets": z.array(TicketRow).check(z.minLength(1)) });
 
 /** Query and JSON-body schemas of each operation, keyed by `METHOD /path`. */
 export const requestValidators: Readonly<Record<string, { query?: z.ZodMiniType; body?: z.ZodMiniType }>> = {

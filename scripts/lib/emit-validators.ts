@@ -61,7 +61,9 @@ function toZod(s: Schema, where: string): string {
         const inner = toZod(v, `${where}.${k}`);
         return `${JSON.stringify(k)}: ${required.has(k) ? inner : `z.optional(${inner})`}`;
       });
-      const ctor = s.additionalProperties === false ? "z.strictObject" : "z.looseObject";
+      // Same reading as openapi-typescript: `true` adds an index signature, absent accepts extra
+      // keys without typing them, `false` refuses them.
+      const ctor = s.additionalProperties === false ? "z.strictObject" : s.additionalProperties === true ? "z.looseObject" : "z.object";
       base = `${ctor}({ ${props.join(", ")} })`;
       break;
     }

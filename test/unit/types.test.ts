@@ -1,0 +1,46 @@
+/**
+ * Type-level checks (compiled by `npm run typecheck`): the generated zod schemas agree with the
+ * generated types, and raw calls need neither the partner header nor an `adplatform` the client fills.
+ */
+import { describe, expectTypeOf, it } from "vitest";
+import type * as z from "zod/mini";
+import type { components } from "../../generated/schema.ts";
+import type { EditPublishedClusterPayload, SetupPayload, TransactionSummary } from "../../generated/validators.ts";
+import { createAudienceClient, type AudienceClient } from "../../src/index.ts";
+
+type Schemas = components["schemas"];
+/** The declared fields of an object type, without index signatures. */
+type Known<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
+
+describe("types", () => {
+  it("validators and generated types describe the same payloads", () => {
+    // The zod objects are loose and add an index signature; the declared fields must be identical.
+    expectTypeOf<Known<z.output<typeof SetupPayload>>>().toEqualTypeOf<Known<Schemas["SetupPayload"]>>();
+    expectTypeOf<Known<z.output<typeof EditPublishedClusterPayload>>>().toEqualTypeOf<Known<Schemas["EditPublishedClusterPayload"]>>();
+    expectTypeOf<Known<z.output<typeof TransactionSummary>>>().toEqualTypeOf<Known<Schemas["TransactionSummary"]>>();
+    // and a change of a field's type would break that:
+    expectTypeOf<Known<Omit<Schemas["SetupPayload"], "total_budget"> & { total_budget?: string }>>().not.toEqualTypeOf<Known<z.output<typeof SetupPayload>>>();
+  });
+
+  it("raw calls omit the partner header and make adplatform optional", () => {
+    const client = createAudienceClient({ baseUrl: "https://api.example.test/api/v3", session: { accessToken: "t-types" }, partnerId: "partner-id-x" });
+    expectTypeOf(client).toEqualTypeOf<AudienceClient>();
+    // Compiles without params.header and without params.path.adplatform:
+    const ok = () => client.GET("/integrations/connect/{adplatform}/status");
+    const withEid = () => client.GET("/integrations/{adplatform}/events/{eid}/campaign_results", { params: { path: { eid: "e1" } } });
+    // @ts-expect-error eid is still required
+    const missingEid = () => client.GET("/events/{eid}", { params: { path: {} } });
+    // @ts-expect-error the prediction type is required by the description
+    const missingType = () => client.GET("/events/{eid}/lookout_prediction", { params: { path: { eid: "e1" } } });
+    expectTypeOf(ok).toBeFunction();
+    expectTypeOf(withEid).toBeFunction();
+    expectTypeOf(missingEid).toBeFunction();
+    expectTypeOf(missingType).toBeFunction();
+  });
+
+  it("data is typed from the description", () => {
+    type Unread = Awaited<ReturnType<AudienceClient["GET"]>>;
+    expectTypeOf<Unread>().toHaveProperty("response");
+    expectTypeOf<Schemas["TotalUnread"]["total_unread"]>().toEqualTypeOf<number>();
+  });
+});
