@@ -21,6 +21,19 @@ describe("session (Section 5)", () => {
     expect(api.calls().every((r) => r.headers.authorization === bearer && r.headers["x-preferred-partner-id"] === "partner-id-acme")).toBe(true);
   });
 
+  it("a caller that aborts while the shared sign-in runs stops waiting; the others still get the session", async () => {
+    api = await startFakeApi({ signInDelayMs: 150 });
+    const client = createAudienceClient({ baseUrl: api.url, credentials });
+    const controller = new AbortController();
+    const aborted = client.GET("/events/{eid}", { params: { path: { eid: "a" } }, signal: controller.signal });
+    const other = client.GET("/events/{eid}", { params: { path: { eid: "b" } } });
+    setTimeout(() => controller.abort(), 20);
+    await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
+    expect((await other).response.status).toBe(200);
+    expect(api.signIns()).toBe(1);
+    expect(api.calls().map((r) => r.path)).toEqual(["/events/b"]);
+  });
+
   it("refreshes once for 20 concurrent 401s and replays each call once", async () => {
     api = await startFakeApi({ refreshOmitsRefreshToken: true });
     const client = createAudienceClient({ baseUrl: api.url, credentials });
