@@ -41,8 +41,8 @@ export interface CallParams {
 }
 
 export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number] | "request" | "use" | "eject"> {
-  /** The normalized, frozen configuration (no secrets are readable through it beyond what you passed). */
-  readonly config: ClientConfig;
+  /** The normalized, frozen configuration, without its secrets (credentials, session tokens, token store). */
+  readonly config: PublicConfig;
   /** The partner id in use, once known. */
   partnerId(): string | undefined;
   /** Sign-in and refresh counts of this client's session. */
@@ -54,6 +54,9 @@ export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number]
   /** The campaign setup of one event (Section 3): one handle per eid, shared by every caller. */
   setupProcess(eid: string): SetupProcess;
 }
+
+/** The configuration as the client exposes it: everything but what could carry a secret. */
+export type PublicConfig = Readonly<Omit<ClientConfig, "credentials" | "session" | "tokenStore">>;
 
 /** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
 export interface InternalSeams {
@@ -103,7 +106,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     request: ((method: string, path: string, init?: Record<string, unknown>) => call(method.toUpperCase(), path, init)) as RawClient["request"],
     use: (...m) => api.use(...m),
     eject: (...m) => api.eject(...m),
-    config,
+    config: publicConfig(config),
     partnerId: () => session?.partnerId,
     sessionStats: () => ({ ...(session as Session).stats }),
     concurrency: () => {
@@ -120,6 +123,11 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     },
   };
   return client;
+}
+
+function publicConfig(config: ClientConfig): PublicConfig {
+  const { credentials: _c, session: _s, tokenStore: _t, ...rest } = config;
+  return Object.freeze(rest);
 }
 
 function withDefaults(op: OperationInfo, params: CallParams | undefined, config: ClientConfig): CallParams | undefined {

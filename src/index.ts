@@ -2,7 +2,7 @@
  * @audience-intelligence/client — the public surface. Nothing else in src/ is public.
  * @packageDocumentation
  */
-export { createAudienceClient, type AudienceClient, type CallHooks, type CallParams } from "./create-client.ts";
+export { createAudienceClient, type AudienceClient, type CallHooks, type CallParams, type HookedCall, type PublicConfig } from "./create-client.ts";
 export type { AudienceClientOptions, Logger, RetryOptions, SessionTokens } from "./options.ts";
 export { memoryTokenStore, type StoredSession, type TokenStore } from "./session/token-store.ts";
 export { unwrap, type RawResult } from "./unwrap.ts";

@@ -89,3 +89,11 @@ describe("secrets never leak", () => {
     expect(lines.filter(([m, d]) => m === "request end" && d?.path === "/events/{eid}")).toEqual([["request end", expect.objectContaining({ status: 200, attempts: 3 })]]);
   });
 });
+
+describe("the client object itself", () => {
+  it("exposes no credential or token through config or JSON", () => {
+    const client = createAudienceClient({ baseUrl: "https://api.example.test/api/v3", credentials: { username: "u", password }, session: { accessToken: "access-token-value-1", refreshToken: "refresh-token-value-1" } });
+    const text = JSON.stringify(client) + JSON.stringify(client.config) + String(client.config);
+    for (const secret of [password, "access-token-value-1", "refresh-token-value-1"]) expect(text).not.toContain(secret);
+  });
+});
