@@ -15,6 +15,7 @@ export const SPEC = Object.freeze({
   backoffJitter: 0.3,
   /** Section 8.3: when Retry-After is absent after a 429, wait 5 to 10 s. */
   rateLimitWaitMinMs: 5_000,
+  /** Section 8.3: upper end of the 5 to 10 s wait after a 429 without Retry-After. */
   rateLimitWaitMaxMs: 10_000,
   /** Section 8.4: 8 concurrent calls. */
   maxConcurrency: 8,
@@ -48,4 +49,40 @@ export const CLIENT_DEFAULTS = Object.freeze({
   maxPageLimit: 100,
   /** Redirect hops followed at most. */
   maxRedirects: 5,
+  /**
+   * Client-side rate pacing per partner (transport/pacer.ts). Section 8.1 keeps the partner's rate
+   * secret and Section 8.3 makes every 429 cost the caller 5–10 s, so the client learns the rate
+   * from 429s and paces below it. The scheme follows the AWS SDKs' adaptive retry mode (a token
+   * bucket, off until the first throttle, CUBIC recovery); the numbers are the client's own.
+   */
+  pacing: Object.freeze({
+    /**
+     * After a 429, pace at this fraction of the partner's measured rate. AWS uses 0.7 of its
+     * measured *sending* rate; the rate measured here is what the partner admitted, so a small
+     * margin suffices and little throughput is lost.
+     */
+    beta: 0.9,
+    /**
+     * CUBIC recovery: time to climb back to the measured rate after a cut, before probing above it.
+     * Long on purpose: each probe past the limit costs one call a 5–10 s wait (Section 8.3), and
+     * partner limits change rarely (Section 8.1: "adjusted per partner").
+     */
+    recoveryMs: 20_000,
+    /** Shortest span between two 429s from which a rate is measured (shorter is timing noise). */
+    windowMs: 1_000,
+    /** 429s older than this no longer serve as measurement anchors (the limit may have changed). */
+    horizonMs: 30_000,
+    /**
+     * Pacing starts once this share of the partner's latest `shareOf` calls drew a 429 (and some
+     * were admitted lately): a lone 429, or a few percent of stray ones, leaves calls unpaced.
+     */
+    engageShare: 0.5,
+    shareOf: 10,
+    /** Before the first measurement, the paced rate doubles this often (a slow start). */
+    doublingMs: 1_000,
+    /** Slowest pace, calls per second (the AWS SDK's minimum fill rate). */
+    minRatePerSecond: 0.5,
+    /** Burst the client bucket holds, as time at the paced rate (at least one call). */
+    burstMs: 100,
+  }),
 });

@@ -9,19 +9,25 @@ import type { TokenStore } from "./session/token-store.ts";
 
 /** Receives request start/end, retries and session events. Lines never contain secrets. */
 export interface Logger {
+  /** Request start and end, sessions, limiter changes. */
   debug?(message: string, details?: Record<string, unknown>): void;
+  /** Noteworthy but expected events, such as a retry. */
   info?(message: string, details?: Record<string, unknown>): void;
+  /** Something a caller may want to act on, such as a 429 that lowered concurrency. */
   warn?(message: string, details?: Record<string, unknown>): void;
 }
 
 /** Tokens of an existing session (for example one a service keeps across processes). */
 export interface SessionTokens {
+  /** The bearer token. */
   accessToken: string;
   /** Server-side only (Section 5.4); refused in a browser unless `dangerouslyAllowBrowser`. */
   refreshToken?: string;
+  /** Carries the groups claim the partner id is chosen from (Section 5.3). */
   idToken?: string;
 }
 
+/** Retry policy of every call (Section 8.2, 8.3). Only lowering the limits is allowed. */
 export interface RetryOptions {
   /** Attempts in all, first included. @default 5 — more is refused (Section 8.2). */
   maxAttempts?: number;
@@ -37,13 +43,19 @@ export interface RetryOptions {
   deadlineMs?: number;
 }
 
+/** Options of {@link createAudienceClient}. Checked once; a bad value throws a TypeError that names it. */
 export interface AudienceClientOptions {
   /** Main API address, including `/api/v3`, e.g. `https://<host>/api/v3`. https unless loopback. */
   baseUrl: string;
   /** Media host. @default same origin as `baseUrl` + `/api/media` (Section 1, 9.1) */
   mediaUrl?: string;
   /** Signs in lazily, once per session (Section 5.1, 5.8). Refused in a browser unless `dangerouslyAllowBrowser`. */
-  credentials?: { username: string; password: string };
+  credentials?: {
+    /** Sign-in user name. */
+    username: string;
+    /** Sign-in password; never logged, never in an error. */
+    password: string;
+  };
   /** Start from existing tokens instead of (or before) signing in. */
   session?: SessionTokens;
   /** Keeps the session across processes: read at start, written after sign-in and refresh. */
@@ -56,6 +68,7 @@ export interface AudienceClientOptions {
   fetch?: (request: Request) => Promise<Response>;
   /** Calls in flight at most, per partner. @default 8 (Section 8.4); more is refused. */
   maxConcurrency?: number;
+  /** Retry policy (Section 8.2, 8.3). */
   retry?: RetryOptions;
   /** Per-attempt timeout in ms. @default 30000 */
   timeoutMs?: number;
@@ -71,8 +84,17 @@ export interface AudienceClientOptions {
   rateLimitQuietPeriodMs?: number;
   /** Allow a password or refresh token in a browser-like runtime. @default false */
   dangerouslyAllowBrowser?: boolean;
+  /**
+   * Pace calls per partner once a 429 has been seen, at a rate learned from the 429s, so that a
+   * batch stops drawing 429s (each costs a 5–10 s wait, Section 8.3). No effect until half of the
+   * partner's latest calls draw 429s. Turn it off when something in front of the client already
+   * paces calls, or when 429s do not mean a rate (a test server refusing calls at random).
+   * @default true
+   */
+  ratePacing?: boolean;
 }
 
+/** The complete, frozen configuration `normalizeOptions` makes: every default filled. */
 export interface ClientConfig {
   readonly baseUrl: URL;
   readonly mediaUrl: URL;
@@ -90,6 +112,7 @@ export interface ClientConfig {
   readonly maxPageLimit: number;
   readonly benchmarkFields: readonly string[];
   readonly rateLimitQuietPeriodMs: number;
+  readonly ratePacing: boolean;
 }
 
 const fail = (option: string, problem: string): never => {
@@ -187,6 +210,7 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
   if (typeof logger !== "object" || logger === null) fail("logger", "must be an object with debug/info/warn functions");
   const adPlatform = options.adPlatform === undefined ? undefined : token("adPlatform", options.adPlatform, true);
   if (adPlatform === "." || adPlatform === "..") fail("adPlatform", "must not be '.' or '..'");
+  if (options.ratePacing !== undefined && typeof options.ratePacing !== "boolean") fail("ratePacing", "must be true or false");
   const benchmarkFields = options.benchmarkFields ?? DEFAULT_BENCHMARK_FIELDS;
   if (!Array.isArray(benchmarkFields) || !benchmarkFields.every((f) => typeof f === "string" && f)) fail("benchmarkFields", "must be an array of non-empty strings");
 
@@ -214,5 +238,6 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
     maxPageLimit: positiveInt("maxPageLimit", options.maxPageLimit, CLIENT_DEFAULTS.maxPageLimit),
     benchmarkFields: Object.freeze([...benchmarkFields]),
     rateLimitQuietPeriodMs: nonNegative("rateLimitQuietPeriodMs", options.rateLimitQuietPeriodMs, CLIENT_DEFAULTS.rateLimitQuietPeriodMs),
+    ratePacing: options.ratePacing ?? true,
   });
 }

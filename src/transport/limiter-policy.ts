@@ -1,14 +1,28 @@
-/** Holds a concurrency slot for each attempt (not during retry waits) and reports 429s. */
+/**
+ * Holds a concurrency slot for each attempt (not during retry waits), then waits for the partner's
+ * pace (transport/pacer.ts) inside that slot, so the call leaves exactly when paced. Reports 429s
+ * to both, and every other response to the pacer as a call the partner admitted.
+ */
 import type { ConcurrencyLimiter } from "./limiter.ts";
+import type { RatePacer } from "./pacer.ts";
 import type { Policy } from "./policy.ts";
 
-export function limiterPolicy(limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter): Policy {
+export function limiterPolicy(limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter, pacerFor: (partnerId: string | undefined) => RatePacer | undefined = () => undefined): Policy {
   return async (request, ctx, next) => {
     const limiter = limiterFor(ctx.partnerId);
-    const release = await limiter.acquire(ctx.signal);
+    const pacer = pacerFor(ctx.partnerId);
+    // The common case, a free slot and nobody waiting, takes it without a promise or a listener.
+    const release = (!ctx.signal.aborted && limiter.tryAcquire()) || (await limiter.acquire(ctx.signal));
     try {
+      let ticket = pacer ? pacer.take(ctx.signal) : 0;
+      if (typeof ticket !== "number") ticket = await ticket;
       const response = await next(request, ctx);
-      if (response.status === 429) limiter.rateLimited();
+      if (response.status === 429) {
+        limiter.rateLimited();
+        pacer?.throttled(ticket);
+      } else {
+        pacer?.admitted();
+      }
       return response;
     } finally {
       release();

@@ -48,6 +48,13 @@ export class ConcurrencyLimiter {
     this.#lastRateLimitAt = this.#now();
   }
 
+  /** A release function when a slot is free right now and nobody waits; else undefined. */
+  tryAcquire(): (() => void) | undefined {
+    if (this.#queue.length > 0 || this.#active >= this.limit) return undefined;
+    this.#active += 1;
+    return this.#releaser();
+  }
+
   /** Resolves with a release function once a slot is free. */
   acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);

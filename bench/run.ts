@@ -1,0 +1,73 @@
+/**
+ * `npm run bench` (never part of `npm test`): starts the bench server in its own process, runs the
+ * sub-benchmarks of issue 5 in order, prints the report and writes it to bench/results/latest.md.
+ * Run under `node --expose-gc --import tsx` (the npm script does). `--only=a,b,model,c,d,e` runs a
+ * subset and only prints it.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { bundle } from "./bundle.ts";
+import { goodput } from "./goodput.ts";
+import { memory } from "./memory.ts";
+import { overhead } from "./overhead.ts";
+import { pacerModel } from "./pacer-sim.ts";
+import { startup } from "./startup.ts";
+import { type Section, startBenchServer, table } from "./support.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const only = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
+const wanted = (key: string) => !only || only.includes(key);
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const server = await startBenchServer();
+  const sections: Section[] = [];
+  try {
+    const steps: Array<[string, () => Promise<Section>]> = [
+      ["a", () => overhead(server)],
+      ["b", () => goodput(server)],
+      ["model", () => pacerModel()],
+      ["c", () => memory(server)],
+      ["d", () => bundle()],
+      ["e", () => startup()],
+    ];
+    for (const [key, step] of steps) {
+      if (!wanted(key)) continue;
+      const t = performance.now();
+      const section = await step();
+      sections.push(section);
+      console.error(`bench: ${section.title} done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    server.close();
+  }
+  const cpu = cpus();
+  const targets = sections.flatMap((s) => s.targets);
+  const report = [
+    "# Benchmark report",
+    "",
+    `Written by \`npm run bench\` on ${new Date().toISOString()}; ${((performance.now() - started) / 1000).toFixed(0)} s in all.`,
+    `Machine: Node ${process.version}, ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${process.platform}/${process.arch}. Server: node:http on 127.0.0.1 in a child process.`,
+    "",
+    "## Targets",
+    "",
+    table(
+      ["target", "wanted", "measured", "met"],
+      targets.map((t) => [t.name, t.target, t.measured, t.met ? "yes" : "**no**"]),
+    ),
+    ...sections.flatMap((s) => ["", `## ${s.title}`, "", s.body]),
+    "",
+  ].join("\n");
+  if (!only) {
+    mkdirSync(join(here, "results"), { recursive: true });
+    writeFileSync(join(here, "results", "latest.md"), report);
+  }
+  console.log(report);
+}
+
+await main();

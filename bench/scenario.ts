@@ -1,0 +1,14 @@
+/** The numbers of the benchmark scenarios, shared by the server process and the runner. */
+
+/** Goodput: the server's token bucket per partner (issue 5: 20 calls/s, burst 10). */
+export const RATE = 20;
+export const BURST = 10;
+/** Goodput: latency of every answer of the rate-limited mount. */
+export const LATENCY_MS = 20;
+/** Goodput: event benchmarks read per variant. */
+export const GOODPUT_CALLS = 400;
+/** Goodput: the best any client can do, (N − burst) / rate. */
+export const IDEAL_S = (GOODPUT_CALLS - BURST) / RATE;
+
+/** Memory: events behind GET /events/ (pages of 100). */
+export const TOTAL_EVENTS = 100_000;
