@@ -7,6 +7,7 @@ import createClient, { type Client } from "openapi-fetch";
 import { operations, type OperationInfo } from "../generated/operations.ts";
 import { ValidationError } from "./errors/validation-error.ts";
 import { pathParamIssues } from "./guards/path-params.ts";
+import { rawPathIssues } from "./guards/raw-path.ts";
 import { validateRequest } from "./guards/validate-request.ts";
 import { createOperationMatcher } from "./internal/operation-matcher.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
@@ -23,32 +24,57 @@ const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TR
 
 /** Hooks around every call made through the client: refuse before sending, observe after. */
 export interface CallHooks {
+  /** Runs after validation, before sending; throw to refuse the call. */
   before?(call: HookedCall): void;
+  /** Runs once the call has a response (whatever its status). */
   after?(call: HookedCall, result: { data?: unknown; error?: unknown; response: Response }): void;
 }
 
 /** A call as the hooks see it: its operation row, parameters (defaults filled) and body. */
 export interface HookedCall {
+  /** The operation's row in the generated operation table (method, path, host, auth, retry policy). */
   readonly op: OperationInfo;
+  /** The call's parameters, defaults filled (such as `adplatform`). */
   readonly params: CallParams | undefined;
+  /** The request body as the caller gave it. */
   readonly body: unknown;
 }
 
+/** The `params` of a raw call, as the hooks see them. */
 export interface CallParams {
+  /** Path parameters. */
   path?: Record<string, unknown>;
+  /** Query parameters. */
   query?: unknown;
+  /** Header parameters. */
   header?: unknown;
 }
 
+/**
+ * The client: openapi-fetch's typed `GET`/`POST`/… over the API description, plus the session,
+ * partner and limiter state. Made by {@link createAudienceClient}.
+ */
 export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number] | "request" | "use" | "eject"> {
   /** The normalized, frozen configuration, without its secrets (credentials, session tokens, token store). */
   readonly config: PublicConfig;
   /** The partner id in use, once known. */
   partnerId(): string | undefined;
   /** Sign-in and refresh counts of this client's session. */
-  sessionStats(): { signIns: number; refreshes: number };
+  sessionStats(): {
+    /** Sign-ins made. */
+    signIns: number;
+    /** Token refreshes made. */
+    refreshes: number;
+  };
   /** Current concurrency cap and usage for the partner (Section 8.4). */
-  concurrency(): { limit: number; active: number; queued: number };
+  concurrency(): {
+    /** Calls allowed in flight now (8, or 4 after a 429). */
+    limit: number;
+    /** Calls in flight. */
+    active: number;
+    /** Calls waiting for a slot. */
+    queued: number;
+  };
   /** Adds hooks around every call (used by the workflow helpers; available to extensions). */
   addHooks(hooks: CallHooks): void;
   /** The campaign setup of one event (Section 3): one handle per eid, shared by every caller. */
@@ -87,6 +113,9 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   const setupHandles = new Map<string, SetupProcess>();
 
   async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
+    // Paths outside the description are not validated below, so the path itself is checked first.
+    const pathIssues = rawPathIssues(path);
+    if (pathIssues.length) throw new ValidationError(pathIssues, { method, expected: "a path of the API; nothing was sent" });
     const op = opIndex.get(`${method} ${path}`);
     let next = init ?? {};
     if (op) {

@@ -1,6 +1,8 @@
 /**
- * @audience-intelligence/client — the public surface. Nothing else in src/ is public.
- * @packageDocumentation
+ * `@audience-intelligence/client` — the public surface. Nothing else in src/ is public. Runs in
+ * Node, browsers and edge runtimes (no `node:` imports); file-path helpers are in
+ * `@audience-intelligence/client/node`.
+ * @module @audience-intelligence/client
  */
 export { createAudienceClient, type AudienceClient, type CallHooks, type CallParams, type HookedCall, type PublicConfig } from "./create-client.ts";
 export type { AudienceClientOptions, Logger, RetryOptions, SessionTokens } from "./options.ts";

@@ -3,13 +3,20 @@ import { errorFromResponse } from "./errors/from-response.ts";
 import { redactorOf } from "./internal/call-record.ts";
 import { Redactor } from "./internal/redact.ts";
 
+/** What openapi-fetch (and so every raw call of the client) resolves to. */
 export interface RawResult<T> {
+  /** The parsed body of a 2xx response. */
   data?: T;
+  /** The parsed body of an error response. */
   error?: unknown;
+  /** The response itself. */
   response: Response;
 }
 
 /**
+ * Returns the data of a successful raw result, or throws the error class its status maps to
+ * ({@link ApiError} and its subclasses), redacted and with the request id.
+ *
  * @example
  * const event = unwrap(await client.GET("/events/{eid}", { params: { path: { eid } } }));
  */

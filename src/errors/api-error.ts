@@ -2,19 +2,27 @@ import { AudienceError, type ErrorContext } from "./audience-error.ts";
 
 /** What the API answered, already redacted. */
 export interface ApiErrorDetails extends ErrorContext {
+  /** HTTP status of the response. */
   readonly status: number;
   /** Error code parsed from the body, such as `error.auth.not_authorized` (body shape not shown, Section 7). */
   readonly code?: string | undefined;
+  /** Parsed response body (JSON when it parses, else text). */
   readonly body?: unknown;
+  /** Response headers, secrets redacted. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /** The API answered with an error status. */
 export class ApiError extends AudienceError {
+  /** The class name as a literal, stable across bundlers and minifiers. */
   override name = "ApiError";
+  /** HTTP status of the response. */
   readonly status: number;
+  /** Error code parsed from the body, such as `error.auth.not_authorized`, when there is one. */
   readonly code: string | undefined;
+  /** Parsed response body (JSON when it parses, else text). */
   readonly body: unknown;
+  /** Response headers, secrets redacted. */
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(message: string, details: ApiErrorDetails) {

@@ -4,19 +4,27 @@ const BRAND = Symbol.for("@audience-intelligence/client/error");
 
 /** The request as it may be shown to support: secrets already replaced by `[REDACTED]`. */
 export interface RedactedRequest {
+  /** HTTP method, upper case. */
   readonly method: string;
+  /** Full URL with secret query parameters redacted. */
   readonly url: string;
+  /** Request headers; `Authorization` and other secrets read `[REDACTED]`. */
   readonly headers: Readonly<Record<string, string>>;
 }
 
 /** What an error knows about the call it came from. Every string is already redacted. */
 export interface ErrorContext {
+  /** The `x-request-id` the API answered with, if any (Section 7). */
   readonly requestId?: string | undefined;
+  /** HTTP method of the call. */
   readonly method?: string | undefined;
+  /** Path of the call, as in the description (e.g. `/events/{eid}` filled in). */
   readonly path?: string | undefined;
+  /** The `X-Preferred-Partner-Id` the call was sent with. */
   readonly partnerId?: string | undefined;
   /** Where the call went: the API origin and base path (Section 7 "environment"). */
   readonly environment?: string | undefined;
+  /** The request as sent, secrets redacted. */
   readonly request?: RedactedRequest | undefined;
   /** What the caller expected, for the support report ("a 2xx response"). */
   readonly expected?: string | undefined;
@@ -24,6 +32,7 @@ export interface ErrorContext {
   readonly attempts?: number | undefined;
   /** A non-idempotent write failed in a way that leaves its outcome unknown (Section 3 rule 3). */
   readonly mayHaveSucceeded?: boolean | undefined;
+  /** The underlying error (a network failure, an abort), kept as the standard `Error.cause`. */
   readonly cause?: unknown;
 }
 
@@ -32,15 +41,25 @@ export interface ErrorContext {
  * secret: messages, `toJSON()` and `supportReport()` are built from redacted values only.
  */
 export class AudienceError extends Error {
+  /** The class name as a literal, stable across bundlers and minifiers. */
   override name = "AudienceError";
+  /** The `x-request-id` the API answered with; quote it to support (Section 7). */
   readonly requestId: string | undefined;
+  /** HTTP method of the failed call. */
   readonly method: string | undefined;
+  /** Path of the failed call. */
   readonly path: string | undefined;
+  /** Partner id the call was sent for. */
   readonly partnerId: string | undefined;
+  /** API origin and base path the call went to (Section 7 "environment"). */
   readonly environment: string | undefined;
+  /** The request as sent, secrets redacted. */
   readonly request: RedactedRequest | undefined;
+  /** What the caller expected ("a 2xx response"), for the support report. */
   readonly expected: string | undefined;
+  /** Attempts made, retries included. */
   readonly attempts: number | undefined;
+  /** True when a non-idempotent write failed with its outcome unknown: check before repeating it (Section 3 rule 3). */
   readonly mayHaveSucceeded: boolean;
   /** UTC time the error was raised, ISO 8601. */
   readonly timestamp: string;
@@ -88,6 +107,7 @@ export class AudienceError extends Error {
     return lines.join("\n");
   }
 
+  /** A plain, redacted object for structured logs (`JSON.stringify(error)`); no stack. */
   toJSON(): Record<string, unknown> {
     const { stack: _stack, ...own } = { ...this } as Record<string, unknown>;
     return { name: this.name, message: this.message, ...own };

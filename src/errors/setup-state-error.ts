@@ -8,9 +8,13 @@ export type SetupState = "unknown" | "none" | "draft" | "published";
  * sending when the state is known, or the API's rejection of a PUT after publish.
  */
 export class SetupStateError extends AudienceError {
+  /** The class name as a literal, stable across bundlers and minifiers. */
   override name = "SetupStateError";
+  /** The event whose setup process the call was for. */
   readonly eid: string;
+  /** The state the client had seen when it refused, or `published` after the API's rejection. */
   readonly state: SetupState;
+  /** HTTP status when the API rejected the call; undefined when refused before sending. */
   readonly status: number | undefined;
 
   constructor(message: string, details: ErrorContext & { eid: string; state: SetupState; status?: number }) {

@@ -2,21 +2,49 @@
  * Path parameter values that would change the URL's path are refused: empty values, `.` and `..`
  * (encodeURIComponent leaves them as they are) and their percent-encoded forms. Other characters
  * are percent-encoded by openapi-fetch, so `tc` names reach the API URL-encoded, never slugified.
+ *
+ * The path parameters of this API are identifiers (`eid`, `adplatform`), so whitespace is refused
+ * as well: a pasted id with a trailing space or line break would otherwise reach the API,
+ * percent-encoded, as another id. So is a value longer than {@link MAX_ID_LENGTH}.
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
 
 const DOTS = /^(\.|%2e){1,2}$/i;
 
-export function pathParamIssues(path: Readonly<Record<string, unknown>> | undefined, names: readonly string[]): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  for (const name of names) {
-    const value = path?.[name];
-    const field = `params.path.${name}`;
-    if (typeof value === "number" && Number.isFinite(value)) continue;
-    if (typeof value !== "string") issues.push({ field, message: "is required and must be a string" });
-    else if (value.trim() === "") issues.push({ field, message: "must not be empty" });
-    else if (DOTS.test(value)) issues.push({ field, message: "must not be '.' or '..' (it would change the URL's path)" });
-    else if (/[\u0000-\u001f\u007f]/.test(value)) issues.push({ field, message: "must not contain control characters (CR, LF, …)" });
+/**
+ * Longest id accepted. Far above any id the API issues, far below what a request line may carry:
+ * without a cap a 1 MB eid was sent, and refused by the server (HTTP 431) only after it went out.
+ */
+export const MAX_ID_LENGTH = 512;
+
+/**
+ * Parameters that are free text rather than identifiers: inner spaces allowed, only leading or
+ * trailing whitespace refused. Section 2: a taste cluster name `tc` is "used as a path segment,
+ * URL-encoded, not slugified" (no operation of the description takes it in the path yet).
+ */
+const FREE_TEXT = new Set(["tc"]);
+
+/** What is wrong with one id-like value (path parameter, or an eid in a query or body), if anything. */
+export function idIssues(value: unknown, field: string, freeText = false): ValidationIssue[] {
+  if (typeof value === "number" && Number.isFinite(value)) return [];
+  if (typeof value !== "string") return [{ field, message: "is required and must be a string" }];
+  if (value.trim() === "") return [{ field, message: "must not be empty" }];
+  if (DOTS.test(value)) return [{ field, message: "must not be '.' or '..' (it would change the URL's path)" }];
+  if (hasControlCharacter(value)) return [{ field, message: "must not contain control characters (CR, LF, …)" }];
+  if (freeText ? value.trim() !== value : /\s/.test(value)) return [{ field, message: freeText ? "must not start or end with whitespace" : "must not contain whitespace" }];
+  if (value.length > MAX_ID_LENGTH) return [{ field, message: `must be at most ${MAX_ID_LENGTH} characters` }];
+  return [];
+}
+
+/** True when `text` holds a C0 control character (CR, LF, NUL, tab…) or DEL. */
+export function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
   }
-  return issues;
+  return false;
+}
+
+export function pathParamIssues(path: Readonly<Record<string, unknown>> | undefined, names: readonly string[]): ValidationIssue[] {
+  return names.flatMap((name) => idIssues(path?.[name], `params.path.${name}`, FREE_TEXT.has(name)));
 }

@@ -1,8 +1,10 @@
 /**
  * Rules the description cannot express, on top of the generated schemas (Section 2, 8.5):
- * date ranges in order, budgets above zero, page sizes within the cap.
+ * date ranges in order, budgets above zero, page sizes within the cap, and an eid in a query or
+ * body held to the same rules as an eid in the path.
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
+import { idIssues } from "./path-params.ts";
 
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -23,6 +25,16 @@ function positive(container: unknown, key: string, prefix: string): ValidationIs
   return typeof v === "number" && Number.isFinite(v) && v <= 0 ? [{ field: `${prefix}.${key}`, message: "must be greater than 0" }] : [];
 }
 
+/**
+ * An eid is the same identifier wherever it goes (Section 2): the ingest body, the edit of a
+ * published cluster and the XLSX ingest's query carry one too, and a whitespace, line break or
+ * 1 MB value there is as wrong as in a path. Only non-empty strings: the schema reports the rest.
+ */
+function eidIssues(container: unknown, prefix: string): ValidationIssue[] {
+  const eid = isRecord(container) ? container.eid : undefined;
+  return typeof eid === "string" && eid !== "" ? idIssues(eid, `${prefix}.eid`) : [];
+}
+
 export function ruleIssues(operation: string, query: unknown, body: unknown, maxPageLimit: number): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (isRecord(query) && typeof query.limit === "number" && query.limit > maxPageLimit) {
@@ -32,6 +44,8 @@ export function ruleIssues(operation: string, query: unknown, body: unknown, max
   if (operation === "POST /setup_processes/{eid}" || operation === "PUT /setup_processes/{eid}") {
     issues.push(...dateOrder(body, "start_date", "end_date", "body"), ...positive(body, "total_budget", "body"));
   }
-  if (operation === "POST /ingest/transaction_summary") issues.push(...dateOrder(body, "from", "to", "body"));
+  if (operation === "POST /ingest/transaction_summary") issues.push(...dateOrder(body, "from", "to", "body"), ...eidIssues(body, "body"));
+  if (operation === "POST /campaigns_setup") issues.push(...eidIssues(body, "body"));
+  if (operation === "POST /ingest/transaction_summary/from_excel") issues.push(...eidIssues(query, "query"));
   return issues;
 }

@@ -1,6 +1,7 @@
 /**
  * `@audience-intelligence/client/node` — Node-only helpers (file paths). The root entry stays free
  * of `node:` imports so that it runs in browsers and edge runtimes.
+ * @module @audience-intelligence/client/node
  */
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";

@@ -1,7 +1,10 @@
 /** A session as a token store keeps it. Treat every field as a secret. */
 export interface StoredSession {
+  /** The bearer token (about 1 hour, Section 5.2). */
   accessToken: string;
+  /** Mints new access tokens (Section 5.4); server-side only. */
   refreshToken?: string;
+  /** Carries the groups claim the partner id is chosen from (Section 5.3). */
   idToken?: string;
 }
 
@@ -10,7 +13,9 @@ export interface StoredSession {
  * once, before the first authenticated call; `set` is called after every sign-in and refresh.
  */
 export interface TokenStore {
+  /** The stored session, or undefined when there is none yet. */
   get(): StoredSession | undefined | Promise<StoredSession | undefined>;
+  /** Stores the session after a sign-in or refresh (replace, do not merge). */
   set(session: StoredSession): void | Promise<void>;
 }
 

@@ -13,6 +13,7 @@ import { authPolicy } from "./auth-policy.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
 import { ConcurrencyLimiter } from "./limiter.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
+import { RatePacer } from "./pacer.ts";
 import { logPolicy } from "./log-policy.ts";
 import { compose, type CallContext, type Policy } from "./policy.ts";
 import { redirectPolicy } from "./redirect-policy.ts";
@@ -32,6 +33,8 @@ export interface TransportDeps {
 export interface Transport {
   (request: Request): Promise<Response>;
   readonly limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter;
+  /** The partner's rate pacer; undefined when `ratePacing` is off. */
+  readonly pacerFor: (partnerId: string | undefined) => RatePacer | undefined;
 }
 
 const UNAUTHENTICATED = /^\/(auth(\/.*)?|status\/)$/;
@@ -48,6 +51,17 @@ export function createTransport(deps: TransportDeps): Transport {
     }
     return limiter;
   };
+  const pacers = new Map<string, RatePacer>();
+  const pacerFor = (partnerId: string | undefined): RatePacer | undefined => {
+    if (!config.ratePacing) return undefined;
+    const key = partnerId ?? "";
+    let pacer = pacers.get(key);
+    if (!pacer) {
+      pacer = new RatePacer();
+      pacers.set(key, pacer);
+    }
+    return pacer;
+  };
   const origins = [config.baseUrl.origin, config.mediaUrl.origin];
   const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
 
@@ -61,7 +75,7 @@ export function createTransport(deps: TransportDeps): Transport {
       ...deps.retryHooks,
     }),
     authPolicy(() => deps.session().authorize()),
-    limiterPolicy(limiterFor),
+    limiterPolicy(limiterFor, pacerFor),
     timeoutPolicy(config.timeoutMs),
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
   ];
@@ -110,5 +124,5 @@ export function createTransport(deps: TransportDeps): Transport {
     attachRecord(response, ctx.record(response.headers.get("x-request-id") ?? undefined), redactor);
     return response;
   };
-  return Object.assign(transport, { limiterFor });
+  return Object.assign(transport, { limiterFor, pacerFor });
 }

@@ -11,6 +11,8 @@ export class AttemptFailure extends Error {
     /** False when the request surely never reached the server (connection refused, DNS). */
     readonly sent: boolean,
     message: string,
+    /** The x-request-id of a response that arrived but could not be used (bad JSON, reset mid-body). */
+    readonly requestId?: string,
   ) {
     super(message);
   }
@@ -19,9 +21,9 @@ export class AttemptFailure extends Error {
 // Connection-level failures that happen before a single byte of the request leaves.
 const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
 
-export function describeNetworkError(error: unknown): AttemptFailure {
+export function describeNetworkError(error: unknown, requestId?: string): AttemptFailure {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
   const code = typeof cause?.code === "string" ? cause.code : undefined;
   const reason = code ?? (error instanceof Error ? error.message : "network error");
-  return new AttemptFailure("network", !(code && NOT_SENT.has(code)), `network error: ${reason}`);
+  return new AttemptFailure("network", !(code && NOT_SENT.has(code)), `network error: ${reason}`, requestId);
 }

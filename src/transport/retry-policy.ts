@@ -103,9 +103,10 @@ function give(ctx: CallContext, outcome: Outcome, ambiguousWrite: boolean): Resp
   if (ambiguousWrite) ctx.mayHaveSucceeded = outcome.failure ? outcome.failure.sent : true;
   if (outcome.response) return outcome.response;
   const { failure } = outcome;
-  const record = ctx.record();
+  const record = ctx.record(failure.requestId);
   const note = ctx.mayHaveSucceeded ? "; the write may have happened: check before repeating it (Section 3 rule 3)" : "";
-  const message = `${record.method} ${record.path}: ${failure.message} after ${record.attempts} attempt(s)${note}`;
+  const tail = record.requestId ? ` [request id ${record.requestId}]` : "";
+  const message = `${record.method} ${record.path}: ${failure.message} after ${record.attempts} attempt(s)${note}${tail}`;
   const context = { ...record, expected: "a response", cause: undefined };
   throw failure.kind === "timeout" ? new TimeoutError(message, context) : new NetworkError(message, context);
 }

@@ -56,6 +56,8 @@ const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
  */
 export function normalizeBenchmark(values: ReadonlyArray<number | string>, options: NormalizeBenchmarkOptions = {}): NormalizedBenchmark {
   if (!Array.isArray(values)) throw new ValidationError([{ field: "values", message: "must be an array of numbers or numeric strings" }]);
+  // An unknown unit (from JavaScript) would be returned as is and its values read as fractions.
+  if (options.unit !== undefined && options.unit !== "fraction" && options.unit !== "percent") throw new ValidationError([{ field: "unit", message: 'must be "fraction" or "percent"' }]);
   const parsed = Array.from(values, parseValue); // visits holes too, so they are refused
   const issues: ValidationIssue[] = [];
   parsed.forEach((p, i) => {

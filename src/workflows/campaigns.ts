@@ -3,10 +3,12 @@
  * parameter names are not documented: they are passed through as plain `key=value` pairs, as the
  * drift overlay declares (openapi/overlays/10-drift.overlay.yaml, QueryStringParams).
  */
+import { ValidationError } from "../errors/validation-error.ts";
 import { unwrap } from "../unwrap.ts";
 import type { AudienceClient } from "../create-client.ts";
 import { isTerminalStatus, poll, statusPollDefaults, taskPollDefaults } from "./poll.ts";
 
+/** @inline */
 type Client = Pick<AudienceClient, "GET" | "POST" | "PUT" | "config">;
 /** Free-form query-string parameters: values are strings, numbers, booleans or arrays of them. */
 export type QueryParams = Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>;
@@ -22,11 +24,13 @@ export async function setClientCampaignStatus(client: Client, eid: string, param
   return unwrap(await client.PUT("/events/{eid}/client_campaign_status", { params: { path: { eid }, query: { params: params as never } }, ...sig(signal) }));
 }
 
+/** Options of the waiting helpers ({@link waitForClientCampaignStatusTask}, {@link watchAdPlatformConnection}). */
 export interface WaitOptions {
   /** States that end the poll (case-insensitive), read from `status` or `state`. @default DEFAULT_TERMINAL_STATES */
   terminalStates?: readonly string[];
   /** Give up after this long (TimeoutError). */
   timeoutMs?: number;
+  /** Aborting stops the wait. */
   signal?: AbortSignal;
 }
 
@@ -70,18 +74,26 @@ export async function listAvailableEventsForSeries(client: Client, eid: string, 
   return unwrap(await client.GET("/events/{eid}/available_events_for_series", { params: { path: { eid } }, ...sig(signal) }));
 }
 
+/** @inline */
 type Toggle = "campaign" | "ad_campaign";
 const togglePath = {
   campaign: "/events/{eid}/campaign_optimisation_status",
   ad_campaign: "/events/{eid}/ad_campaign_optimisation_status",
 } as const;
 
+// Any other `which` (from JavaScript) used to reach openapi-fetch as an undefined path, a
+// TypeError about URL parsing; it is the caller's input, so it is refused as such.
+function toggle(which: Toggle): (typeof togglePath)[Toggle] {
+  if (which !== "campaign" && which !== "ad_campaign") throw new ValidationError([{ field: "which", message: 'must be "campaign" or "ad_campaign"' }]);
+  return togglePath[which];
+}
+
 /** Reads an optimisation toggle (method assumed GET; see the drift overlay). */
 export async function getOptimisationStatus(client: Client, eid: string, which: Toggle, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.GET(togglePath[which], { params: { path: { eid } }, ...sig(signal) }));
+  return unwrap(await client.GET(toggle(which), { params: { path: { eid } }, ...sig(signal) }));
 }
 
 /** Sets an optimisation toggle with query-string parameters (method assumed PUT; see the drift overlay). */
 export async function setOptimisationStatus(client: Client, eid: string, which: Toggle, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.PUT(togglePath[which], { params: { path: { eid }, query: { params: params as never } }, ...sig(signal) }));
+  return unwrap(await client.PUT(toggle(which), { params: { path: { eid }, query: { params: params as never } }, ...sig(signal) }));
 }

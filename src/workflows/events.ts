@@ -5,8 +5,11 @@ import type { AudienceClient } from "../create-client.ts";
 import { benchmarkValuesOf, normalizeBenchmark, type NormalizedBenchmark } from "./benchmark.ts";
 import { pagedList, type ListOptions } from "./list.ts";
 
+/** @inline */
 type Client = Pick<AudienceClient, "GET" | "config">;
+/** One event as GET /events/ lists it (`components["schemas"]["Event"]`). */
 export type Event = components["schemas"]["Event"];
+/** The `type` query parameter of the prediction reads. */
 export type PredictionType = "capacity" | "ticket_count";
 
 /**
@@ -35,9 +38,13 @@ export interface BenchmarkRead extends NormalizedBenchmark {
 
 function read(path: "/events/{eid}/lookout_prediction_benchmark" | "/events/{eid}/lookout_prediction") {
   return async (client: Client, eid: string, options: { type: PredictionType; unit?: "fraction" | "percent"; signal?: AbortSignal }): Promise<BenchmarkRead> => {
-    const body = unwrap(await client.GET(path, { params: { path: { eid }, query: { type: options.type } }, ...(options.signal ? { signal: options.signal } : {}) }));
+    // Checked before sending: missing options reach the query check (query.type), and a wrong
+    // unit fails here rather than after a call that was made for nothing.
+    const { type, unit, signal } = options ?? ({} as Partial<typeof options>);
+    if (unit !== undefined) normalizeBenchmark([], { unit });
+    const body = unwrap(await client.GET(path, { params: { path: { eid }, query: { type: type as PredictionType } }, ...(signal ? { signal } : {}) }));
     const values = benchmarkValuesOf(body, client.config.benchmarkFields);
-    return { body, values, ...normalizeBenchmark(values, options.unit ? { unit: options.unit } : {}) };
+    return { body, values, ...normalizeBenchmark(values, unit ? { unit } : {}) };
   };
 }
 

@@ -5,7 +5,9 @@ import { unwrap } from "../unwrap.ts";
 import type { AudienceClient } from "../create-client.ts";
 import { assertXlsx, toBytes } from "./xlsx.ts";
 
+/** @inline */
 type Client = Pick<AudienceClient, "POST" | "config">;
+/** Body of POST /ingest/transaction_summary (`components["schemas"]["TransactionSummary"]`). */
 export type TransactionSummary = components["schemas"]["TransactionSummary"];
 /** Bytes of an upload as a caller may hold them; in Node, `@audience-intelligence/client/node` reads paths. */
 export type UploadInput = Uint8Array | ArrayBuffer | Blob;

@@ -1,13 +1,15 @@
 /** The list helpers' shared shape: a checked page size, then {@link paginate}. */
 import { ValidationError } from "../errors/validation-error.ts";
 import type { AudienceClient } from "../create-client.ts";
-import { paginate, type PageRequest } from "./paginate.ts";
+import { pageOptionIssues, paginate, type PageRequest } from "./paginate.ts";
 
+/** Options of the list helpers ({@link listEvents} and the other `list…` functions). */
 export interface ListOptions {
   /** Page size, at most the client's `maxPageLimit`. @default the client's maxPageLimit (100) */
   limit?: number;
   /** Stop after this many items. */
   maxItems?: number;
+  /** Aborting stops the iteration; no further page is fetched. */
   signal?: AbortSignal;
 }
 
@@ -23,6 +25,9 @@ export function pagedList<T>(
   if (!Number.isInteger(limit) || limit < 1 || limit > max) {
     throw new ValidationError([{ field: "limit", message: `must be an integer from 1 to ${max}: bulk reads paginate, never one huge page (Section 8.5)` }]);
   }
+  // Refused here, at the call, rather than at the first page (paginate checks it too).
+  const rest = pageOptionIssues({ limit, maxItems: options.maxItems });
+  if (rest.length > 0) throw new ValidationError(rest);
   return paginate<T>({
     limit,
     ...(options.maxItems === undefined ? {} : { maxItems: options.maxItems }),

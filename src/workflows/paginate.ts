@@ -1,10 +1,13 @@
 import { pageItemsOf } from "../assumptions.ts";
+import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
 
 /** What {@link PaginateOptions.fetchPage} is asked for. */
 export interface PageRequest {
   /** The page number, counted from `firstPage`. */
   readonly page: number;
+  /** The page size to ask for. */
   readonly limit: number;
+  /** The iteration's signal, to pass on to the request. */
   readonly signal?: AbortSignal;
 }
 
@@ -49,6 +52,8 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
   const { fetchPage, limit, signal } = options;
   const itemsOf = options.itemsOf ?? (pageItemsOf as (body: unknown) => T[]);
   let remaining = options.maxItems ?? Number.POSITIVE_INFINITY;
+  const issues = pageOptionIssues(options);
+  if (issues.length > 0) throw new ValidationError(issues);
 
   for (let page = options.firstPage ?? 1; remaining > 0; page++) {
     signal?.throwIfAborted();
@@ -64,4 +69,16 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
     }
     if (items.length === 0 || items.length < limit) return;
   }
+}
+
+/**
+ * What {@link paginate} refuses: a `limit` of 0 or NaN never makes a page "short", so the loop
+ * would run for as long as the API answers full pages; a NaN `maxItems` silently yielded nothing.
+ */
+export function pageOptionIssues(options: { readonly limit: number; readonly maxItems?: number | undefined; readonly firstPage?: number | undefined }): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (!Number.isInteger(options.limit) || options.limit < 1) issues.push({ field: "limit", message: "must be a positive integer" });
+  if (options.maxItems !== undefined && !(options.maxItems >= 0)) issues.push({ field: "maxItems", message: "must be a number, 0 or more (Infinity for no limit)" });
+  if (options.firstPage !== undefined && !Number.isInteger(options.firstPage)) issues.push({ field: "firstPage", message: "must be an integer" });
+  return issues;
 }

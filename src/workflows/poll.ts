@@ -55,6 +55,10 @@ export interface PollOptions<T> {
 export async function poll<T>(options: PollOptions<T>): Promise<T> {
   const { fetchStatus, isDone, intervalMs, backoff = 1, maxIntervalMs = Number.POSITIVE_INFINITY, minIntervalMs = 0 } = options;
   const wait = options.sleep ?? defaultSleep;
+  // From JavaScript these may be missing; they would fail later as a bare "is not a function".
+  for (const field of ["fetchStatus", "isDone"] as const) {
+    if (typeof options[field] !== "function") throw new ValidationError([{ field, message: "must be a function" }]);
+  }
   checkTiming(options);
 
   const { signal, dispose } = pollSignal(options);
@@ -84,14 +88,19 @@ const TASK_POLL_MAX_INTERVAL_MS = SPEC.backoffCapMs;
 
 /** Timing for task polls (Section 8.5): from about 2 s, growing by 1.5 up to 30 s. Spread into {@link poll}. */
 export const taskPollDefaults = Object.freeze({
+  /** First wait: about 2 s (Section 8.5). */
   intervalMs: SPEC.taskPollIntervalMs,
+  /** Each wait is the previous one times 1.5. */
   backoff: TASK_POLL_BACKOFF,
+  /** Waits stop growing at the Section 8.3 backoff cap (30 s). */
   maxIntervalMs: TASK_POLL_MAX_INTERVAL_MS,
 } satisfies Partial<PollOptions<unknown>>);
 
 /** Timing for status polls (Section 8.5: 3 s or longer); the floor also raises a faster `intervalMs`. */
 export const statusPollDefaults = Object.freeze({
+  /** Wait between polls: 3 s (Section 8.5). */
   intervalMs: SPEC.minStatusPollIntervalMs,
+  /** Floor under any wait, a caller's `intervalMs` included: 3 s (Section 8.5). */
   minIntervalMs: SPEC.minStatusPollIntervalMs,
 } satisfies Partial<PollOptions<unknown>>);
 
@@ -104,6 +113,10 @@ export const statusPollDefaults = Object.freeze({
  * isTerminalStatus(["READY"])({ state: "pending" }); // false
  */
 export function isTerminalStatus(terminalStates: readonly string[] = DEFAULT_TERMINAL_STATES): (body: unknown) => boolean {
+  // A string or a non-string entry (from JavaScript) would otherwise crash in toUpperCase.
+  if (!Array.isArray(terminalStates) || !terminalStates.every((s) => typeof s === "string")) {
+    throw new ValidationError([{ field: "terminalStates", message: "must be an array of strings" }]);
+  }
   const terminal = new Set(terminalStates.map((s) => s.toUpperCase()));
   return (body) => {
     const status = statusOf(body);

@@ -6,6 +6,7 @@ import { unwrap } from "../unwrap.ts";
 import type { AudienceClient } from "../create-client.ts";
 import { pagedList, type ListOptions } from "./list.ts";
 
+/** @inline */
 type Client = Pick<AudienceClient, "GET" | "config">;
 const opts = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
 

@@ -12,7 +12,9 @@ import type { AudienceClient } from "../create-client.ts";
 import { createAutosaver } from "./autosave.ts";
 import type { SetupStates } from "./setup-state.ts";
 
+/** Body of a setup-process create or update (`components["schemas"]["SetupPayload"]`). */
 export type SetupPayload = components["schemas"]["SetupPayload"];
+/** Body of POST /campaigns_setup (`components["schemas"]["EditPublishedClusterPayload"]`). */
 export type EditPublishedClusterPayload = components["schemas"]["EditPublishedClusterPayload"];
 /** An edit of one published cluster: the payload of POST /campaigns_setup without `eid`. */
 export type PublishedClusterEdit = Pick<EditPublishedClusterPayload, "tc" | "tc_run_id"> & Partial<Pick<EditPublishedClusterPayload, "audience_id" | "creatives" | "targeting">>;
@@ -23,16 +25,20 @@ export interface PublishResult {
   readonly taskId: string | undefined;
   /** 201 expected, 200 accepted (Section 3). */
   readonly status: number;
+  /** The `x-request-id` of the boost response. */
   readonly requestId: string | undefined;
   /**
    * Body of GET /integrations/connect/{adplatform}/status after the boost, since a 2xx does not
    * prove the campaigns exist on the ad platform. Undefined when no `adPlatform` is known.
    */
   readonly connection: unknown;
+  /** Whether the connection status was read after the boost. */
   readonly connectionChecked: boolean;
 }
 
+/** The handle `client.setupProcess(eid)` returns: one per event, shared by every caller. */
 export interface SetupProcess {
+  /** The event this setup process belongs to. */
   readonly eid: string;
   /** What this client has observed: unknown, none, draft or published. */
   readonly state: SetupState;

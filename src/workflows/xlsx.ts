@@ -35,6 +35,9 @@ export async function toBytes(input: Uint8Array | ArrayBuffer | Blob, field = "f
  * assertXlsx(bytes); // throws ValidationError "file: is an old .xls workbook; save it as .xlsx …"
  */
 export function assertXlsx(bytes: Uint8Array, field = "file"): void {
+  // Anything else (from JavaScript) would crash in the ZIP reader with a TypeError or RangeError.
+  // Checked by tag, not instanceof, so that a Uint8Array (or Buffer) of another realm passes.
+  if (Object.prototype.toString.call(bytes) !== "[object Uint8Array]") throw new ValidationError([{ field, message: "must be a Uint8Array (toBytes reads an ArrayBuffer or a Blob)" }]);
   const problem = xlsxProblem(bytes);
   if (problem !== undefined) throw new ValidationError([{ field, message: problem }]);
 }
