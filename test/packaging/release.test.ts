@@ -1,0 +1,121 @@
+/**
+ * Fast packaging checks that run with `npm test`: the exported API version is the description's,
+ * the CHANGELOG has an entry for the package version, the export map points TypeScript and Node
+ * at the build of the two public entries, and the root entry's import graph has no `node:` import.
+ * The slow checks (packing, installing, consumers) are in consumers.test.ts.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { API_VERSION } from "../../src/index.ts";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const read = (path: string) => readFileSync(join(root, path), "utf8");
+const pkg = JSON.parse(read("package.json")) as {
+  version: string;
+  exports: Record<string, string | Record<string, string>>;
+  files: string[];
+  sideEffects: boolean;
+};
+
+describe("API_VERSION", () => {
+  it("is the info.version of the description the client was generated from", () => {
+    const merged = JSON.parse(read("generated/openapi.json")) as { info: { version: string } };
+    const vendor = parse(read("openapi/audience-intelligence.yaml")) as { info: { version: string } };
+    expect(API_VERSION).toBe(merged.info.version);
+    expect(API_VERSION).toBe(vendor.info.version);
+  });
+});
+
+describe("CHANGELOG.md", () => {
+  const changelog = read("CHANGELOG.md");
+  const releases = [...changelog.matchAll(/^## \[(\d+\.\d+\.\d+[^\]]*)\] - (\d{4}-\d{2}-\d{2})$/gm)];
+
+  it("has an Unreleased section and a dated entry for the package.json version", () => {
+    expect(changelog).toMatch(/^## \[Unreleased\]$/m);
+    expect(releases.map((m) => m[1])).toContain(pkg.version);
+  });
+
+  it("names the API description each release was generated from, and a regeneration under Unreleased", () => {
+    const sections = changelog.split(/^## /m).slice(1);
+    const generatedFrom = (section: string) => /API description \*\*(\d+\.\d+\.\d+[^*]*)\*\*/.exec(section)?.[1];
+    for (const section of sections.filter((s) => !s.startsWith("[Unreleased]"))) {
+      expect(
+        generatedFrom(section),
+        `release "${section.split("\n")[0]}" names no API description version`,
+      ).toBeDefined();
+    }
+    // The newest release is this package.json version; when the description moved on since, the
+    // Unreleased section says so.
+    const newest = sections.find((s) => !s.startsWith("[Unreleased]")) ?? "";
+    expect(newest.startsWith(`[${pkg.version}]`)).toBe(true);
+    if (generatedFrom(newest) !== API_VERSION) {
+      const unreleased = sections.find((s) => s.startsWith("[Unreleased]")) ?? "";
+      expect(generatedFrom(unreleased), "Unreleased should name the regenerated API description").toBe(API_VERSION);
+    }
+  });
+});
+
+describe("package.json exports", () => {
+  const entries = { ".": "src/index.ts", "./node": "src/node/index.ts" } as const;
+
+  it.each(Object.entries(entries))("%s: types first, then the built JavaScript of %s", (subpath, source) => {
+    const target = pkg.exports[subpath];
+    expect(typeof target).toBe("object");
+    const conditions = target as Record<string, string>;
+    expect(Object.keys(conditions)).toEqual(["types", "default"]);
+    const built = `./dist/${source.replace(/\.ts$/, "")}`;
+    expect(conditions.types).toBe(`${built}.d.ts`);
+    expect(conditions.default).toBe(`${built}.js`);
+    expect(existsSync(join(root, source))).toBe(true);
+  });
+
+  it("ships dist/ and declares no side effects", () => {
+    expect(pkg.files).toContain("dist");
+    expect(pkg.sideEffects).toBe(false);
+    expect(Object.keys(pkg.exports).sort()).toEqual([".", "./node", "./package.json"]);
+  });
+});
+
+describe("root entry", () => {
+  /** Relative imports of a module, followed transitively; returns every bare or `node:` specifier. */
+  function externalImports(entry: string): Map<string, string> {
+    const seen = new Set<string>();
+    const external = new Map<string, string>();
+    const queue = [join(root, entry)];
+    while (queue.length) {
+      const file = queue.pop() as string;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const text = readFileSync(file, "utf8");
+      const specifiers = [
+        ...text.matchAll(
+          /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\(\s*"([^"]+)"\s*\)|(?:^|\n)\s*import\s+"([^"]+)"/g,
+        ),
+      ]
+        .map((m) => m[1] ?? m[2] ?? m[3])
+        .filter((s): s is string => s !== undefined);
+      for (const specifier of specifiers) {
+        if (specifier.startsWith(".")) queue.push(resolve(dirname(file), specifier));
+        else if (!external.has(specifier)) external.set(specifier, relative(root, file));
+      }
+    }
+    return external;
+  }
+
+  it("imports no node: module, directly or through its own files (it must run in browsers and edge runtimes)", () => {
+    const external = externalImports("src/index.ts");
+    const nodeOnly = [...external].filter(([specifier]) => specifier.startsWith("node:"));
+    expect(nodeOnly, "node: imports reachable from src/index.ts").toEqual([]);
+    // Only the declared dependencies (and their subpaths) remain.
+    const allowed = /^(openapi-fetch|zod)(\/|$)/;
+    expect([...external.keys()].filter((s) => !allowed.test(s))).toEqual([]);
+  });
+
+  it("the node subpath is where the node: imports are", () => {
+    const external = externalImports("src/node/index.ts");
+    expect([...external.keys()].some((s) => s.startsWith("node:"))).toBe(true);
+  });
+});

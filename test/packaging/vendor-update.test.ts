@@ -1,0 +1,140 @@
+/**
+ * Issue 7, requirement 7: `npm run vendor:update` as a consumer's CI runs it, fed modified copies
+ * of the vendor description in a scratch copy of this repository (the real working tree is never
+ * touched; node_modules is linked, not copied).
+ *
+ * Slow (each scenario regenerates, type-checks and runs the contract suite): not part of
+ * `npm test`; `npm run test:vendor-update` runs it, and CI does.
+ */
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const enabled = process.env.PACKAGING_TESTS === "1";
+const SLOW = 240_000;
+/** Not part of a checkout, or rebuilt from it. */
+const SKIP = new Set(["node_modules", ".git", "dist", "coverage", join("docs", "api")]);
+
+type Doc = { info: { version: string }; paths: Record<string, Record<string, { parameters?: unknown[] }>> };
+
+let scratch = "";
+let vendor: Doc;
+
+/**
+ * Runs vendor:update in the scratch copy, after restoring its description and generated files,
+ * with the vendor file as `change` edits it (unchanged, byte for byte, without `change`).
+ */
+async function vendorUpdate(change?: (doc: Doc) => void, ...flags: string[]): Promise<{ code: number; out: string }> {
+  await cp(join(root, "openapi"), join(scratch, "openapi"), { recursive: true, force: true });
+  await cp(join(root, "generated"), join(scratch, "generated"), { recursive: true, force: true });
+  await mkdir(join(scratch, "incoming"), { recursive: true });
+  const file = join(scratch, "incoming", `vendor-${Date.now()}.yaml`);
+  if (change) {
+    const doc = structuredClone(vendor);
+    change(doc);
+    await writeFile(file, stringify(doc));
+  } else {
+    await cp(join(root, "openapi", "audience-intelligence.yaml"), file);
+  }
+  const tsx = join(root, "node_modules", "tsx", "dist", "cli.mjs");
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$|VITEST)/i.test(k)));
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [tsx, "scripts/vendor-update.ts", file, ...flags],
+      { cwd: scratch, env: { ...env, FORCE_COLOR: "0", NO_COLOR: "1" }, timeout: SLOW, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        done({ code, out: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+beforeAll(async () => {
+  if (!enabled) return;
+  vendor = parse(await readFile(join(root, "openapi", "audience-intelligence.yaml"), "utf8")) as Doc;
+  scratch = await mkdtemp(join(tmpdir(), "ai-vendor-update-"));
+  await cp(root, scratch, { recursive: true, filter: (source) => !SKIP.has(relative(root, source)) });
+  await symlink(join(root, "node_modules"), join(scratch, "node_modules"), "dir");
+}, SLOW);
+
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe.skipIf(!enabled)("vendor:update (npm run test:vendor-update)", () => {
+  it("does nothing, and passes, when the file is the current description", async () => {
+    const { code, out } = await vendorUpdate();
+    expect(out).toContain("nothing to do");
+    expect(code).toBe(0);
+  });
+
+  it(
+    "a compatible change: every check passes, and it stops (exit 2) with the changed operation",
+    async () => {
+      const { code, out } = await vendorUpdate((doc) => {
+        doc.info.version = "3.1.0";
+        doc.paths["/events/"]?.get?.parameters?.push({
+          name: "sort",
+          in: "query",
+          schema: { type: "string", enum: ["date", "name"] },
+        });
+        (doc.paths["/features/"]?.get as { summary?: string }).summary = "Feature flags of the partner (reworded)";
+      });
+      expect(out).toContain("API version (info.version): 3.0.0 → 3.1.0");
+      expect(out).toMatch(/Operations: 0 added, 0 removed, 1 changed, 1 with prose-only changes, \d+ unchanged/);
+      expect(out).toMatch(/~ GET \/events\/\s+listEvents\n\s+parameters\.query:sort: \(absent\) → \{"name":"sort"/);
+      expect(out).toContain("prose only: GET /features/");
+      expect(out).toMatch(/ok\s+generate\n\s+ok\s+typecheck\n\s+ok\s+contract suite/);
+      expect(out).toContain("operations changed. Review the diff above");
+      expect(code).toBe(2);
+      // The working tree of the scratch copy now holds the regenerated client.
+      const merged = JSON.parse(await readFile(join(scratch, "generated", "openapi.json"), "utf8")) as Doc;
+      expect(merged.info.version).toBe("3.1.0");
+    },
+    SLOW,
+  );
+
+  it(
+    "a breaking change: an operation the client uses is removed — type-check and contract fail (exit 1), the diff names it",
+    async () => {
+      const { code, out } = await vendorUpdate((doc) => {
+        delete doc.paths["/partners/"];
+        const post = doc.paths["/profile/"] as Record<string, unknown>;
+        post.post = {
+          operationId: "updateProfile",
+          summary: "Update the profile",
+          responses: { "204": { description: "Updated" }, "400": { description: "Bad request" } },
+        };
+      });
+      expect(out).toMatch(/Operations: 1 added, 1 removed, 0 changed/);
+      expect(out).toMatch(/\+ POST \/profile\/\s+updateProfile/);
+      expect(out).toMatch(/- GET \/partners\/\s+getPartners/);
+      expect(out).toMatch(/ok\s+generate\n\s+FAIL\s+typecheck\n\s+FAIL\s+contract suite/);
+      expect(out).toContain("vendor:update FAILED");
+      expect(code).toBe(1);
+    },
+    SLOW,
+  );
+
+  it(
+    "an overlay no longer applies: generation fails, the rest is skipped, and the diff comes from the vendor files",
+    async () => {
+      const { code, out } = await vendorUpdate((doc) => {
+        delete doc.paths["/media"];
+      });
+      expect(out).toMatch(/matched nothing/);
+      expect(out).toContain("(vendor file, overlays not applied, before → after)");
+      expect(out).toMatch(/- POST \/media\s+uploadMedia/);
+      expect(out).toMatch(/FAIL\s+generate\n\s+skip\s+typecheck\n\s+skip\s+contract suite/);
+      expect(code).toBe(1);
+    },
+    SLOW,
+  );
+});
