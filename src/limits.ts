@@ -47,6 +47,12 @@ export const CLIENT_DEFAULTS = Object.freeze({
   /** Page size when the caller gives none, and the largest accepted (Section 8.5: never limit=10000). */
   pageLimit: 100,
   maxPageLimit: 100,
+  /**
+   * Highest `maxPageLimit` option accepted: a client choice, not from the specification (Section 8
+   * lists "Maximum page size: not shown"). Ten times the default page, a tenth of the limit=10000
+   * Section 8.5 names as what bulk reads must not ask for.
+   */
+  maxPageLimitCeiling: 1000,
   /** Redirect hops followed at most. */
   maxRedirects: 5,
   /**

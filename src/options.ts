@@ -76,7 +76,10 @@ export interface AudienceClientOptions {
   logger?: Logger;
   /** Fills every `{adplatform}` path parameter unless the call gives its own (the literal is not documented). */
   adPlatform?: string;
-  /** Largest page `limit` accepted and the default page size of the paginators. @default 100 */
+  /**
+   * Largest page `limit` accepted and the default page size of the paginators. @default 100 — at
+   * most 1000 (a client bound: the specification gives no page size but forbids limit=10000).
+   */
   maxPageLimit?: number;
   /** Keys holding benchmark values in prediction bodies (undocumented, see assumptions). */
   benchmarkFields?: readonly string[];
@@ -118,6 +121,11 @@ export interface ClientConfig {
 const fail = (option: string, problem: string): never => {
   throw new TypeError(`createAudienceClient: option "${option}" ${problem}`);
 };
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+
+/** `value` if it is an object; otherwise refused as not being `shape`. */
+const object = (option: string, value: unknown, shape: string): Record<string, unknown> => (isObject(value) ? value : fail(option, `must be ${shape}`));
 
 function url(option: string, value: unknown): URL {
   if (typeof value !== "string" || !value.trim()) return fail(option, "must be a non-empty URL string");
@@ -162,23 +170,41 @@ export function checkPartnerId(option: string, value: unknown): string {
   return value;
 }
 
+/**
+ * The `{adplatform}` path segment. openapi-fetch percent-encodes it, but a server that decodes it
+ * (once, or again) must not see a dot segment or a separator: `%2e%2e` is `..`, `%2F` a `/`. So
+ * the value is decoded until it no longer changes, and refused if any form is `.` or `..` or holds
+ * `/` or `\` (which WHATWG URL parsing also reads as `/`), or if it cannot be decoded at all.
+ */
+function adPlatformSegment(value: unknown): string {
+  let text = token("adPlatform", value, true) as string;
+  for (let previous = ""; text !== previous; ) {
+    if (text === "." || text === ".." || /[/\\]/.test(text)) fail("adPlatform", "must not be '.' or '..' or contain '/' or '\\', percent-encoded or not (it would change the URL's path)");
+    previous = text;
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      fail("adPlatform", "must not contain a malformed percent-escape");
+    }
+  }
+  return value as string;
+}
+
 export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
-  if (typeof options !== "object" || options === null) throw new TypeError("createAudienceClient: options must be an object");
+  if (!isObject(options)) throw new TypeError("createAudienceClient: options must be an object");
   const baseUrl = url("baseUrl", options.baseUrl);
   const mediaUrl = options.mediaUrl === undefined ? new URL(`${baseUrl.origin}/api/media`) : url("mediaUrl", options.mediaUrl);
 
   let credentials: ClientConfig["credentials"];
   if (options.credentials !== undefined) {
-    const c = options.credentials as { username?: unknown; password?: unknown };
-    if (typeof c !== "object" || c === null) fail("credentials", "must be { username, password }");
-    if (typeof c.username !== "string" || !c.username.trim()) fail("credentials.username", "must be a non-empty string");
-    if (typeof c.password !== "string" || !c.password) fail("credentials.password", "must be a non-empty string");
-    credentials = Object.freeze({ username: c.username as string, password: c.password as string });
+    const { username, password } = object("credentials", options.credentials, "{ username, password }");
+    if (typeof username !== "string" || !username.trim()) fail("credentials.username", "must be a non-empty string");
+    if (typeof password !== "string" || !password) fail("credentials.password", "must be a non-empty string");
+    credentials = Object.freeze({ username: username as string, password: password as string });
   }
   let session: ClientConfig["session"];
   if (options.session !== undefined) {
-    const s = options.session as unknown as Record<string, unknown>;
-    if (typeof s !== "object" || s === null) fail("session", "must be { accessToken, refreshToken?, idToken? }");
+    const s = object("session", options.session, "{ accessToken, refreshToken?, idToken? }");
     const refreshToken = token("session.refreshToken", s.refreshToken, false);
     const idToken = token("session.idToken", s.idToken, false);
     session = Object.freeze({
@@ -200,16 +226,13 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
   if (!Array.isArray(patterns) || !patterns.every((p) => p instanceof RegExp)) fail("partnerIdPatterns", "must be an array of RegExp");
   const fetchFn = options.fetch ?? globalThis.fetch?.bind(globalThis);
   if (typeof fetchFn !== "function") fail("fetch", "must be a function (no global fetch in this runtime)");
-  const retry = options.retry ?? {};
-  if (typeof retry !== "object" || retry === null) fail("retry", "must be an object");
+  const retry: RetryOptions = object("retry", options.retry ?? {}, "an object");
   const rateLimitDelayMs = retry.rateLimitDelayMs ?? [SPEC.rateLimitWaitMinMs, SPEC.rateLimitWaitMaxMs];
   if (!Array.isArray(rateLimitDelayMs) || rateLimitDelayMs.length !== 2 || !rateLimitDelayMs.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0) || rateLimitDelayMs[0] > rateLimitDelayMs[1]) {
     fail("retry.rateLimitDelayMs", "must be [min, max] with 0 ≤ min ≤ max");
   }
-  const logger = options.logger ?? {};
-  if (typeof logger !== "object" || logger === null) fail("logger", "must be an object with debug/info/warn functions");
-  const adPlatform = options.adPlatform === undefined ? undefined : token("adPlatform", options.adPlatform, true);
-  if (adPlatform === "." || adPlatform === "..") fail("adPlatform", "must not be '.' or '..'");
+  const logger: Logger = object("logger", options.logger ?? {}, "an object with debug/info/warn functions");
+  const adPlatform = options.adPlatform === undefined ? undefined : adPlatformSegment(options.adPlatform);
   if (options.ratePacing !== undefined && typeof options.ratePacing !== "boolean") fail("ratePacing", "must be true or false");
   const benchmarkFields = options.benchmarkFields ?? DEFAULT_BENCHMARK_FIELDS;
   if (!Array.isArray(benchmarkFields) || !benchmarkFields.every((f) => typeof f === "string" && f)) fail("benchmarkFields", "must be an array of non-empty strings");
@@ -235,7 +258,7 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
     timeoutMs: positiveInt("timeoutMs", options.timeoutMs, CLIENT_DEFAULTS.attemptTimeoutMs),
     logger,
     adPlatform,
-    maxPageLimit: positiveInt("maxPageLimit", options.maxPageLimit, CLIENT_DEFAULTS.maxPageLimit),
+    maxPageLimit: positiveInt("maxPageLimit", options.maxPageLimit, CLIENT_DEFAULTS.maxPageLimit, CLIENT_DEFAULTS.maxPageLimitCeiling),
     benchmarkFields: Object.freeze([...benchmarkFields]),
     rateLimitQuietPeriodMs: nonNegative("rateLimitQuietPeriodMs", options.rateLimitQuietPeriodMs, CLIENT_DEFAULTS.rateLimitQuietPeriodMs),
     ratePacing: options.ratePacing ?? true,

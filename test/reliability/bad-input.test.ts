@@ -117,8 +117,16 @@ opt("retry.deadlineMs", "NaN", { retry: { deadlineMs: Number.NaN } });
 for (const [name, value] of [["0", 0], ["negative", -1], ["NaN", Number.NaN], ["Infinity", Number.POSITIVE_INFINITY], ["fraction", 0.5]] as const) opt("timeoutMs", name, { timeoutMs: value });
 opt("logger", "wrong type", { logger: "console" });
 for (const [name, value] of [["empty string", ""], ["'.'", "."], ["'..'", ".."], ["whitespace", "meta ads"], ["CR/LF", "meta\r\n"]] as const) opt("adPlatform", name, { adPlatform: value });
+// Percent-encoded dot segments and separators: a server that decodes the segment would see them.
+for (const value of ["%2e", "%2e%2e", "%2E.", ".%2E", "%2E%2E", "%252e%252e", "meta/ads", "meta%2Fads", "meta%2fads", "%2F", "meta\\ads", "meta%5Cads", "%25%32%65"]) {
+  opt("adPlatform", JSON.stringify(value), { adPlatform: value });
+}
+opt("adPlatform", "malformed percent-escape", { adPlatform: "meta%zz" });
 opt("maxPageLimit", "0", { maxPageLimit: 0 });
 opt("maxPageLimit", "NaN", { maxPageLimit: Number.NaN });
+opt("maxPageLimit", "1001 (above the client's ceiling)", { maxPageLimit: 1001 });
+opt("maxPageLimit", "10000 (Section 8.5)", { maxPageLimit: 10_000 });
+opt("maxPageLimit", "Infinity", { maxPageLimit: Number.POSITIVE_INFINITY });
 opt("benchmarkFields", "an empty field name", { benchmarkFields: [""] });
 opt("benchmarkFields", "a string", { benchmarkFields: "benchmark" });
 for (const [name, value] of [["negative", -1], ["NaN", Number.NaN], ["Infinity", Number.POSITIVE_INFINITY]] as const) opt("rateLimitQuietPeriodMs", name, { rateLimitQuietPeriodMs: value });

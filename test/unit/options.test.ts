@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAudienceClient } from "../../src/index.ts";
+import { CLIENT_DEFAULTS } from "../../src/limits.ts";
 
 const credentials = { username: "u", password: "p-secret-1" };
 const base = "https://api.example.test/api/v3";
@@ -17,10 +18,22 @@ describe("options are normalized once", () => {
     [{ baseUrl: base, retry: { baseDelayMs: -1 } }, /"retry.baseDelayMs"/],
     [{ baseUrl: base, retry: { rateLimitDelayMs: [10, 5] } }, /"retry.rateLimitDelayMs"/],
     [{ baseUrl: base, adPlatform: ".." }, /"adPlatform"/],
+    [{ baseUrl: base, adPlatform: "%2e%2e" }, /"adPlatform" must not be '\.' or '\.\.'/],
+    [{ baseUrl: base, adPlatform: "%2E." }, /"adPlatform" must not be '\.' or '\.\.'/],
+    [{ baseUrl: base, adPlatform: "meta%2Fads" }, /"adPlatform" must not .* contain '\/'/],
+    [{ baseUrl: base, adPlatform: "meta%zz" }, /"adPlatform" must not contain a malformed percent-escape/],
+    [{ baseUrl: base, maxPageLimit: 1001 }, /"maxPageLimit" must be at most 1000/],
     [{ baseUrl: base, mediaUrl: "ftp://x" }, /"mediaUrl"/],
   ])("refuses %j with a TypeError naming the option", (extra, message) => {
     expect(() => createAudienceClient({ credentials, ...extra } as never)).toThrow(TypeError);
     expect(() => createAudienceClient({ credentials, ...extra } as never)).toThrow(message);
+  });
+
+  it("accepts maxPageLimit up to its ceiling, and ad-platform segments that only look encoded", () => {
+    const client = createAudienceClient({ baseUrl: base, credentials, maxPageLimit: CLIENT_DEFAULTS.maxPageLimitCeiling, adPlatform: "meta%20ads" });
+    expect(client.config.maxPageLimit).toBe(1000);
+    expect(client.config.adPlatform).toBe("meta%20ads"); // kept as given: openapi-fetch encodes it
+    expect(createAudienceClient({ baseUrl: base, credentials, adPlatform: "..meta" }).config.adPlatform).toBe("..meta");
   });
 
   it("requires some way to authenticate", () => {
