@@ -2,45 +2,71 @@
 
 import * as z from "zod/mini";
 
+/** `format: date`: a real calendar date, `YYYY-MM-DD` (2027-02-30 is refused). */
+export function isCalendarDate(value: unknown): value is string {
+  return typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value);
+}
+
+// What z.iso.date(), z.int() and z.record() accept (see scripts/lib/emit-validators.ts).
+const date = () => z.string().check(z.refine(isCalendarDate, "must be a real calendar date YYYY-MM-DD"));
+const int = () => z.number().check(z.refine(Number.isSafeInteger, "must be an integer"));
+/** `additionalProperties` only: a plain object, any keys. (z.object alone would pass a Map or a class instance, with no entries.) */
+const map = <T extends z.ZodMiniType>(values: T) => z.pipe(z.custom<object>(isPlainObject, "must be a plain object"), z.catchall(z.object({}), values));
+
+/** An object whose prototype is null or a root one (of any realm). */
+function isPlainObject(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
 /** Shape not shown in the specification. */
 export const Unspecified = z.unknown();
 
-export const EditPublishedClusterPayload = z.looseObject({ "eid": z.string().check(z.minLength(1)), "tc": z.string().check(z.minLength(1)), "tc_run_id": z.int(), "audience_id": z.optional(z.string()), "creatives": z.optional(z.array(Unspecified)), "targeting": z.optional(z.array(Unspecified)) });
+export const EditPublishedClusterPayload = z.looseObject({ "eid": z.string().check(z.minLength(1)), "tc": z.string().check(z.minLength(1)), "tc_run_id": int(), "audience_id": z.optional(z.string()), "creatives": z.optional(z.array(Unspecified)), "targeting": z.optional(z.array(Unspecified)) });
 
 export const Goal = z.enum(["UTILIZATION","ROAS","VISIBILITY","LINK_CLICKS"]);
 
 export const RefreshRequest = z.object({ "token": z.string().check(z.minLength(1)) });
 
-export const SetupPayload = z.looseObject({ "goal": z.optional(Goal), "total_budget": z.optional(z.number()), "start_date": z.optional(z.iso.date()), "end_date": z.optional(z.iso.date()), "tc_run_id": z.optional(z.int()), "creatives": z.optional(z.array(Unspecified)), "targeting": z.optional(z.array(Unspecified)), "integration_details": z.optional(z.array(Unspecified)) });
+export const SetupPayload = z.looseObject({ "goal": z.optional(Goal), "total_budget": z.optional(z.number()), "start_date": z.optional(date()), "end_date": z.optional(date()), "tc_run_id": z.optional(int()), "creatives": z.optional(z.array(Unspecified)), "targeting": z.optional(z.array(Unspecified)), "integration_details": z.optional(z.array(Unspecified)) });
 
 export const SignInRequest = z.object({ "username": z.string().check(z.minLength(1)), "password": z.string().check(z.minLength(1)) });
 
-export const TicketRow = z.object({ "type": z.string().check(z.minLength(1)), "sold": z.int().check(z.gte(0)), "revenue": z.number().check(z.gte(0)) });
+export const TicketRow = z.object({ "type": z.string().check(z.minLength(1)), "sold": int().check(z.gte(0)), "revenue": z.number().check(z.gte(0)) });
 
-export const TransactionSummary = z.object({ "eid": z.string().check(z.minLength(1)), "from": z.iso.date(), "to": z.iso.date(), "tickets": z.array(TicketRow).check(z.minLength(1)) });
+export const TransactionSummary = z.object({ "eid": z.string().check(z.minLength(1)), "from": date(), "to": date(), "tickets": z.array(TicketRow).check(z.minLength(1)) });
+
+const Query_limit = z.looseObject({ "limit": z.optional(int().check(z.gte(1))) });
+
+const Query_budget_goal = z.looseObject({ "budget": z.optional(z.number()), "goal": z.optional(Goal) });
+
+const Query_type = z.looseObject({ "type": z.enum(["capacity","ticket_count"]) });
+
+const Query_params = z.looseObject({ "params": z.optional(map(z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number(), z.boolean()]))]))) });
 
 /** Query and JSON-body schemas of each operation, keyed by `METHOD /path`. */
 export const requestValidators: Readonly<Record<string, { query?: z.ZodMiniType; body?: z.ZodMiniType }>> = {
-  "GET /events/": { query: z.looseObject({ "page": z.optional(z.int().check(z.gte(1))), "limit": z.optional(z.int().check(z.gte(1))), "descending": z.optional(z.boolean()) }) },
-  "GET /events/{eid}/budget_min_max": { query: z.looseObject({ "runtime_in_days": z.optional(z.int().check(z.gte(1))) }) },
-  "GET /events/{eid}/campaigns": { query: z.looseObject({ "limit": z.optional(z.int().check(z.gte(1))) }) },
-  "GET /events/{eid}/campaigns_expected_value": { query: z.looseObject({ "budget": z.optional(z.number()), "goal": z.optional(Goal) }) },
-  "GET /events/{eid}/lookout_prediction": { query: z.looseObject({ "type": z.enum(["capacity","ticket_count"]) }) },
-  "GET /events/{eid}/lookout_prediction_benchmark": { query: z.looseObject({ "type": z.enum(["capacity","ticket_count"]) }) },
-  "GET /events/{eid}/suggested_tcs": { query: z.looseObject({ "budget": z.optional(z.number()), "goal": z.optional(Goal) }) },
-  "GET /messages/partner/": { query: z.looseObject({ "limit": z.optional(z.int().check(z.gte(1))), "page": z.optional(z.int().check(z.gte(1))) }) },
-  "GET /notifications/": { query: z.looseObject({ "limit": z.optional(z.int().check(z.gte(1))) }) },
+  "GET /events/": { query: z.looseObject({ "page": z.optional(int().check(z.gte(1))), "limit": z.optional(int().check(z.gte(1))), "descending": z.optional(z.boolean()) }) },
+  "GET /events/{eid}/budget_min_max": { query: z.looseObject({ "runtime_in_days": z.optional(int().check(z.gte(1))) }) },
+  "GET /events/{eid}/campaigns": { query: Query_limit },
+  "GET /events/{eid}/campaigns_expected_value": { query: Query_budget_goal },
+  "GET /events/{eid}/lookout_prediction": { query: Query_type },
+  "GET /events/{eid}/lookout_prediction_benchmark": { query: Query_type },
+  "GET /events/{eid}/suggested_tcs": { query: Query_budget_goal },
+  "GET /messages/partner/": { query: z.looseObject({ "limit": z.optional(int().check(z.gte(1))), "page": z.optional(int().check(z.gte(1))) }) },
+  "GET /notifications/": { query: Query_limit },
   "GET /setup_processes/call_to_action/": { query: z.looseObject({ "goal": z.optional(Goal), "has_pixel": z.optional(z.boolean()), "lead_form_id": z.optional(z.string()) }) },
   "POST /auth": { body: SignInRequest },
   "POST /auth/refresh_token": { body: RefreshRequest },
-  "POST /campaigns/": { query: z.looseObject({ "params": z.optional(z.record(z.string(), z.union([z.union([z.string(), z.number(), z.boolean()]), z.array(z.union([z.string(), z.number(), z.boolean()]))]))) }) },
+  "POST /campaigns/": { query: Query_params },
   "POST /campaigns_setup": { body: EditPublishedClusterPayload },
-  "POST /events/{eid}/series": { query: z.looseObject({ "params": z.optional(z.record(z.string(), z.union([z.union([z.string(), z.number(), z.boolean()]), z.array(z.union([z.string(), z.number(), z.boolean()]))]))) }) },
+  "POST /events/{eid}/series": { query: Query_params },
   "POST /ingest/transaction_summary": { body: TransactionSummary },
   "POST /ingest/transaction_summary/from_excel": { query: z.looseObject({ "eid": z.string().check(z.minLength(1)) }) },
   "POST /setup_processes/{eid}": { body: SetupPayload },
-  "PUT /events/{eid}/ad_campaign_optimisation_status": { query: z.looseObject({ "params": z.optional(z.record(z.string(), z.union([z.union([z.string(), z.number(), z.boolean()]), z.array(z.union([z.string(), z.number(), z.boolean()]))]))) }) },
-  "PUT /events/{eid}/campaign_optimisation_status": { query: z.looseObject({ "params": z.optional(z.record(z.string(), z.union([z.union([z.string(), z.number(), z.boolean()]), z.array(z.union([z.string(), z.number(), z.boolean()]))]))) }) },
-  "PUT /events/{eid}/client_campaign_status": { query: z.looseObject({ "params": z.optional(z.record(z.string(), z.union([z.union([z.string(), z.number(), z.boolean()]), z.array(z.union([z.string(), z.number(), z.boolean()]))]))) }) },
+  "PUT /events/{eid}/ad_campaign_optimisation_status": { query: Query_params },
+  "PUT /events/{eid}/campaign_optimisation_status": { query: Query_params },
+  "PUT /events/{eid}/client_campaign_status": { query: Query_params },
   "PUT /setup_processes/{eid}": { body: SetupPayload },
 };

@@ -40,8 +40,22 @@ export function operationRows(doc: Doc): OperationRow[] {
   return rows.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
 }
 
+/** The retry policy an operation has unless `x-retry` says otherwise. */
+const defaultRetry = (method: string): OperationRow["retry"] => (method === "POST" || method === "PATCH" ? "never" : "repeatable");
+
+/**
+ * One row as one line, `METHOD /path operationId [flags]`: `media` for the media host, `public`
+ * for no auth, and the retry policy when it is not the method's default. The table is decoded
+ * once at load: lines and a decoder gzip smaller than object literals (issue 5's size budget).
+ */
+function encodeRow(r: OperationRow): string {
+  if (!/^\S+$/.test(`${r.path}${r.operationId ?? ""}`)) throw new Error(`${r.method} ${r.path}: needs an operationId, and neither may contain whitespace`);
+  const flags = [...(r.host === "media" ? ["media"] : []), ...(r.auth ? [] : ["public"]), ...(r.retry === defaultRetry(r.method) ? [] : [r.retry])];
+  return [r.method, r.path, r.operationId, ...flags].join(" ");
+}
+
 export function emitOperations(doc: Doc, header: string): string {
-  const rows = operationRows(doc).map((r) => `  ${JSON.stringify(r)},`);
+  const rows = operationRows(doc).map((r) => `  ${JSON.stringify(encodeRow(r))},`);
   return `${header}
 /** Version of the API description (\`info.version\`) this client was generated from. */
 export const API_VERSION = ${JSON.stringify(String(doc.info.version))};
@@ -60,8 +74,27 @@ export interface OperationInfo {
   readonly pathParams: readonly string[];
 }
 
+/**
+ * Decodes a row of the table below: \`METHOD /path operationId [flags]\`, where the flags are
+ * \`media\` (media host), \`public\` (no auth) and a retry policy other than the method's default
+ * (\`never\` for POST and PATCH, else \`repeatable\`).
+ */
+function row(line: string): OperationInfo {
+  const [method, path, operationId, ...flags] = line.split(" ") as [OperationInfo["method"], string, string, ...string[]];
+  const retry = flags.find((f): f is OperationInfo["retry"] => f === "repeatable" || f === "check-first" || f === "never");
+  return {
+    method,
+    path,
+    operationId,
+    host: flags.includes("media") ? "media" : "main",
+    auth: !flags.includes("public"),
+    retry: retry ?? (method === "POST" || method === "PATCH" ? "never" : "repeatable"),
+    pathParams: path.match(/[^{}]+(?=\\})/g) ?? [],
+  };
+}
+
 export const operations: readonly OperationInfo[] = [
 ${rows.join("\n")}
-];
+].map(row);
 `;
 }

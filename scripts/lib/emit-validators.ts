@@ -2,6 +2,13 @@
  * Emits generated/validators.ts: zod/mini schemas for every component schema a JSON request body
  * reaches (plus the enums used in queries), translated from the description so they cannot drift.
  * Only the JSON Schema keywords the description uses are supported; anything else fails loudly.
+ *
+ * The emitted code keeps to the zod features that cost little in a browser bundle (issue 5: the
+ * 20 KB budget): `format: date` and `integer` are refinements (`date()`, `int()` in the emitted
+ * file) rather than `z.iso.date()` (which bundles zod's ISO regexes, ~0.9 KB gzip) and `z.int()`
+ * (zod's number formats, ~0.45 KB), with the same acceptance; a map (`additionalProperties` only)
+ * is a plain-object check piped into an object with a catchall rather than `z.record` (~0.3 KB
+ * less); and a query schema several operations share is emitted once.
  */
 type Schema = Record<string, any>;
 
@@ -29,19 +36,20 @@ function toZod(s: Schema, where: string): string {
   }
   if (s.$ref) return refName(s.$ref);
   if (s.enum) return `z.enum(${JSON.stringify(s.enum)})`;
-  if (s.anyOf) return `z.union([${s.anyOf.map((x: Schema, i: number) => toZod(x, `${where}|${i}`)).join(", ")}])`;
-  if (Array.isArray(s.type)) return `z.union([${s.type.map((t: string) => toZod({ type: t }, where)).join(", ")}])`;
+  // A union inside a union (`anyOf` of a `type: [..]`) is flattened: the same values pass.
+  if (s.anyOf) return union(s.anyOf.map((x: Schema, i: number) => toZod(x, `${where}|${i}`)));
+  if (Array.isArray(s.type)) return union(s.type.map((t: string) => toZod({ type: t }, where)));
   const checks: string[] = [];
   let base: string;
   switch (s.type) {
     case "string":
-      base = s.format === "date" ? "z.iso.date()" : "z.string()";
+      base = s.format === "date" ? "date()" : "z.string()";
       if (s.minLength !== undefined) checks.push(`z.minLength(${s.minLength})`);
       if (s.pattern !== undefined) checks.push(`z.regex(new RegExp(${JSON.stringify(s.pattern)}))`);
       break;
     case "number":
     case "integer":
-      base = s.type === "integer" ? "z.int()" : "z.number()";
+      base = s.type === "integer" ? "int()" : "z.number()";
       if (s.minimum !== undefined) checks.push(`z.gte(${s.minimum})`);
       break;
     case "boolean":
@@ -53,7 +61,7 @@ function toZod(s: Schema, where: string): string {
       break;
     case "object": {
       if (!s.properties && typeof s.additionalProperties === "object") {
-        base = `z.record(z.string(), ${toZod(s.additionalProperties, `${where}.*`)})`;
+        base = `map(${toZod(s.additionalProperties, `${where}.*`)})`;
         break;
       }
       const required = new Set<string>(s.required ?? []);
@@ -76,6 +84,12 @@ function toZod(s: Schema, where: string): string {
   return checks.length ? `${base}.check(${checks.join(", ")})` : base;
 }
 
+const UNION = /^z\.union\(\[(.*)\]\)$/s;
+
+function union(members: string[]): string {
+  return `z.union([${members.map((m) => UNION.exec(m)?.[1] ?? m).join(", ")}])`;
+}
+
 function resolveParameter(doc: Schema, p: Schema): Schema {
   if (!p.$ref) return p;
   const name = String(p.$ref).replace("#/components/parameters/", "");
@@ -84,29 +98,49 @@ function resolveParameter(doc: Schema, p: Schema): Schema {
   return found;
 }
 
-/** Per operation: a zod schema of its query parameters and of its JSON body, where it has them. */
-function operationTable(doc: Schema): string[] {
-  const rows: string[] = [];
+/**
+ * Per operation: a zod schema of its query parameters and of its JSON body, where it has them.
+ * A query schema that several operations share is hoisted into one `Query_<names>` constant.
+ */
+function operationTable(doc: Schema): { shared: string[]; rows: string[] } {
+  const entries: Array<{ where: string; query?: { names: string[]; code: string }; body?: string }> = [];
   for (const [path, item] of Object.entries<Schema>(doc.paths ?? {})) {
     for (const method of ["get", "put", "post", "delete", "patch"]) {
       const op = item[method];
       if (!op) continue;
       const where = `${method.toUpperCase()} ${path}`;
-      const query = (op.parameters ?? []).map((p: Schema) => resolveParameter(doc, p)).filter((p: Schema) => p.in === "query");
-      const parts: string[] = [];
-      if (query.length) {
-        const props = query.map((p: Schema) => {
+      const params = (op.parameters ?? []).map((p: Schema) => resolveParameter(doc, p)).filter((p: Schema) => p.in === "query");
+      const entry: (typeof entries)[number] = { where };
+      if (params.length) {
+        const props = params.map((p: Schema) => {
           const inner = toZod(p.schema ?? {}, `${where} ?${p.name}`);
           return `${JSON.stringify(p.name)}: ${p.required ? inner : `z.optional(${inner})`}`;
         });
-        parts.push(`query: z.looseObject({ ${props.join(", ")} })`);
+        entry.query = { names: params.map((p: Schema) => String(p.name)), code: `z.looseObject({ ${props.join(", ")} })` };
       }
       const body = op.requestBody?.content?.["application/json"]?.schema;
-      if (body) parts.push(`body: ${toZod(body, `${where} body`)}`);
-      if (parts.length) rows.push(`  ${JSON.stringify(where)}: { ${parts.join(", ")} },`);
+      if (body) entry.body = toZod(body, `${where} body`);
+      if (entry.query || entry.body) entries.push(entry);
     }
   }
-  return rows.sort();
+  entries.sort((a, b) => (a.where < b.where ? -1 : a.where > b.where ? 1 : 0));
+  const uses = new Map<string, number>();
+  for (const e of entries) if (e.query) uses.set(e.query.code, (uses.get(e.query.code) ?? 0) + 1);
+  const names = new Map<string, string>();
+  const shared: string[] = [];
+  for (const e of entries) {
+    if (!e.query || (uses.get(e.query.code) ?? 0) < 2 || names.has(e.query.code)) continue;
+    const base = `Query_${e.query.names.map((n) => n.replace(/\W/g, "_")).join("_")}`;
+    let name = base;
+    for (let i = 2; [...names.values()].includes(name); i++) name = `${base}${i}`;
+    names.set(e.query.code, name);
+    shared.push(`const ${name} = ${e.query.code};`);
+  }
+  const rows = entries.map((e) => {
+    const parts = [...(e.query ? [`query: ${names.get(e.query.code) ?? e.query.code}`] : []), ...(e.body ? [`body: ${e.body}`] : [])];
+    return `  ${JSON.stringify(e.where)}: { ${parts.join(", ")} },`;
+  });
+  return { shared, rows };
 }
 
 export function emitValidators(doc: Schema, header: string): string {
@@ -135,14 +169,35 @@ export function emitValidators(doc: Schema, header: string): string {
     const doc1 = s.description ? `/** ${String(s.description).replace(/\*\//g, "*\\/")} */\n` : "";
     return `${doc1}export const ${name} = ${toZod(s, name)};`;
   });
+  const table = operationTable(doc);
   return `${header}
 import * as z from "zod/mini";
 
+/** \`format: date\`: a real calendar date, \`YYYY-MM-DD\` (2027-02-30 is refused). */
+export function isCalendarDate(value: unknown): value is string {
+  return typeof value === "string" && /^\\d{4}-\\d{2}-\\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value);
+}
+
+// What z.iso.date(), z.int() and z.record() accept (see scripts/lib/emit-validators.ts).
+const date = () => z.string().check(z.refine(isCalendarDate, "must be a real calendar date YYYY-MM-DD"));
+const int = () => z.number().check(z.refine(Number.isSafeInteger, "must be an integer"));
+/** \`additionalProperties\` only: a plain object, any keys. (z.object alone would pass a Map or a class instance, with no entries.) */
+const map = <T extends z.ZodMiniType>(values: T) => z.pipe(z.custom<object>(isPlainObject, "must be a plain object"), z.catchall(z.object({}), values));
+
+/** An object whose prototype is null or a root one (of any realm). */
+function isPlainObject(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
 ${body.join("\n\n")}
+
+${table.shared.join("\n\n")}
 
 /** Query and JSON-body schemas of each operation, keyed by \`METHOD /path\`. */
 export const requestValidators: Readonly<Record<string, { query?: z.ZodMiniType; body?: z.ZodMiniType }>> = {
-${operationTable(doc).join("\n")}
+${table.rows.join("\n")}
 };
 `;
 }

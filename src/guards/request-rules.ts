@@ -3,17 +3,14 @@
  * date ranges in order, budgets above zero, page sizes within the cap, and an eid in a query or
  * body held to the same rules as an eid in the path.
  */
+import { isCalendarDate } from "../../generated/validators.ts";
 import type { ValidationIssue } from "../errors/validation-error.ts";
 import { idIssues } from "./path-params.ts";
 
 type Json = Record<string, unknown>;
 const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** A real calendar date: the generated schema already reports the others, once. */
-function isCalendarDate(v: unknown): v is string {
-  return typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().startsWith(v);
-}
-
+// Only real calendar dates are compared: the generated schema already reports the others, once.
 function dateOrder(body: unknown, from: string, to: string, prefix: string): ValidationIssue[] {
   if (!isRecord(body) || !isCalendarDate(body[from]) || !isCalendarDate(body[to])) return [];
   return (body[from] as string) > (body[to] as string) ? [{ field: `${prefix}.${to}`, message: `must not be before ${from}` }] : [];

@@ -11,12 +11,13 @@ interface ZodIssueLike {
   values?: unknown[];
   origin?: string;
   errors?: ZodIssueLike[][];
+  message?: string;
 }
 
 function reason(issue: ZodIssueLike): string {
   switch (issue.code) {
     case "invalid_type":
-      return issue.expected === "int" ? "must be an integer" : `must be ${issue.expected === "number" ? "a finite number" : `a ${issue.expected ?? "value of the right type"}`}`;
+      return issue.expected === "number" ? "must be a finite number" : `must be ${issue.expected === "object" ? "an" : "a"} ${issue.expected ?? "value of the right type"}`;
     case "too_small":
       if (issue.origin === "array") return `must have at least ${String(issue.minimum)} item(s)`;
       if (issue.origin === "string") return "must not be empty";
@@ -24,9 +25,11 @@ function reason(issue: ZodIssueLike): string {
     case "invalid_value":
       return `must be one of ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(", ")}`;
     case "invalid_format":
-      return issue.format === "date" ? "must be a real calendar date YYYY-MM-DD" : `must match the ${issue.format ?? "expected"} format`;
+      return `must match the ${issue.format ?? "expected"} format`;
     case "invalid_union":
       return "has an unsupported type";
+    case "custom": // the generated refinements (calendar date, integer) carry their message
+      return issue.message ?? "is invalid";
     default:
       return "is invalid";
   }
