@@ -4,6 +4,7 @@
  * drift overlay declares (openapi/overlays/10-drift.overlay.yaml, QueryStringParams).
  */
 import { ValidationError } from "../errors/validation-error.ts";
+import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import type { AudienceClient } from "../create-client.ts";
 import { isTerminalStatus, poll, statusPollDefaults, taskPollDefaults } from "./poll.ts";
@@ -12,16 +13,15 @@ import { isTerminalStatus, poll, statusPollDefaults, taskPollDefaults } from "./
 type Client = Pick<AudienceClient, "GET" | "POST" | "PUT" | "config">;
 /** Free-form query-string parameters: values are strings, numbers, booleans or arrays of them. */
 export type QueryParams = Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>;
-const sig = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
 
 /** POST /campaigns/ — not idempotent and never repeated once sent (Section 3 rule 3). */
 export async function createCampaign(client: Client, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.POST("/campaigns/", { params: { query: { params: params as never } }, ...sig(signal) }));
+  return unwrap(await client.POST("/campaigns/", { params: { query: { params: params as never } }, ...withSignal(signal) }));
 }
 
 /** PUT /events/{eid}/client_campaign_status — the user's pause/run toggle of the event's campaigns. */
 export async function setClientCampaignStatus(client: Client, eid: string, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.PUT("/events/{eid}/client_campaign_status", { params: { path: { eid }, query: { params: params as never } }, ...sig(signal) }));
+  return unwrap(await client.PUT("/events/{eid}/client_campaign_status", { params: { path: { eid }, query: { params: params as never } }, ...withSignal(signal) }));
 }
 
 /** Options of the waiting helpers ({@link waitForClientCampaignStatusTask}, {@link watchAdPlatformConnection}). */
@@ -41,10 +41,10 @@ export interface WaitOptions {
 export function waitForClientCampaignStatusTask(client: Client, eid: string, options: WaitOptions = {}): Promise<unknown> {
   return poll({
     ...taskPollDefaults,
-    fetchStatus: async (signal) => unwrap(await client.GET("/events/{eid}/client_campaign_status/task", { params: { path: { eid } }, ...sig(signal) })),
+    fetchStatus: async (signal) => unwrap(await client.GET("/events/{eid}/client_campaign_status/task", { params: { path: { eid } }, ...withSignal(signal) })),
     isDone: isTerminalStatus(options.terminalStates),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...sig(options.signal),
+    ...withSignal(options.signal),
   });
 }
 
@@ -57,21 +57,21 @@ export function watchAdPlatformConnection(client: Client, options: WaitOptions &
   return poll({
     ...statusPollDefaults,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
-    fetchStatus: async (signal) => unwrap(await client.GET("/integrations/connect/{adplatform}/status", { params: { path: adplatform ? { adplatform } : {} }, ...sig(signal) })),
+    fetchStatus: async (signal) => unwrap(await client.GET("/integrations/connect/{adplatform}/status", { params: { path: adplatform ? { adplatform } : {} }, ...withSignal(signal) })),
     isDone: options.isDone ?? isTerminalStatus(options.terminalStates),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...sig(options.signal),
+    ...withSignal(options.signal),
   });
 }
 
 /** POST /events/{eid}/series — not idempotent, never repeated once sent. */
 export async function createEventSeries(client: Client, eid: string, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.POST("/events/{eid}/series", { params: { path: { eid }, query: { params: params as never } }, ...sig(signal) }));
+  return unwrap(await client.POST("/events/{eid}/series", { params: { path: { eid }, query: { params: params as never } }, ...withSignal(signal) }));
 }
 
 /** GET /events/{eid}/available_events_for_series. */
 export async function listAvailableEventsForSeries(client: Client, eid: string, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.GET("/events/{eid}/available_events_for_series", { params: { path: { eid } }, ...sig(signal) }));
+  return unwrap(await client.GET("/events/{eid}/available_events_for_series", { params: { path: { eid } }, ...withSignal(signal) }));
 }
 
 /** @inline */
@@ -90,10 +90,10 @@ function toggle(which: Toggle): (typeof togglePath)[Toggle] {
 
 /** Reads an optimisation toggle (method assumed GET; see the drift overlay). */
 export async function getOptimisationStatus(client: Client, eid: string, which: Toggle, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.GET(toggle(which), { params: { path: { eid } }, ...sig(signal) }));
+  return unwrap(await client.GET(toggle(which), { params: { path: { eid } }, ...withSignal(signal) }));
 }
 
 /** Sets an optimisation toggle with query-string parameters (method assumed PUT; see the drift overlay). */
 export async function setOptimisationStatus(client: Client, eid: string, which: Toggle, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.PUT(toggle(which), { params: { path: { eid }, query: { params: params as never } }, ...sig(signal) }));
+  return unwrap(await client.PUT(toggle(which), { params: { path: { eid }, query: { params: params as never } }, ...withSignal(signal) }));
 }

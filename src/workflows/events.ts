@@ -1,5 +1,6 @@
 /** Event reads: the paginated list, predictions and benchmarks with their detected unit. */
 import type { components } from "../../generated/schema.ts";
+import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import type { AudienceClient } from "../create-client.ts";
 import { benchmarkValuesOf, normalizeBenchmark, type NormalizedBenchmark } from "./benchmark.ts";
@@ -23,7 +24,7 @@ export function listEvents(client: Client, options: ListOptions & { descending?:
   return pagedList<Event>(
     client,
     options,
-    async ({ page, limit, signal }) => unwrap(await client.GET("/events/", { params: { query: { page, limit, ...descending } }, ...(signal ? { signal } : {}) })),
+    async ({ page, limit, signal }) => unwrap(await client.GET("/events/", { params: { query: { page, limit, ...descending } }, ...withSignal(signal) })),
     { itemsOf: (body) => (body as components["schemas"]["EventList"]).items ?? [] },
   );
 }
@@ -42,7 +43,7 @@ function read(path: "/events/{eid}/lookout_prediction_benchmark" | "/events/{eid
     // unit fails here rather than after a call that was made for nothing.
     const { type, unit, signal } = options ?? ({} as Partial<typeof options>);
     if (unit !== undefined) normalizeBenchmark([], { unit });
-    const body = unwrap(await client.GET(path, { params: { path: { eid }, query: { type: type as PredictionType } }, ...(signal ? { signal } : {}) }));
+    const body = unwrap(await client.GET(path, { params: { path: { eid }, query: { type: type as PredictionType } }, ...withSignal(signal) }));
     const values = benchmarkValuesOf(body, client.config.benchmarkFields);
     return { body, values, ...normalizeBenchmark(values, unit ? { unit } : {}) };
   };
@@ -64,5 +65,5 @@ export const readPrediction = read("/events/{eid}/lookout_prediction");
  * The campaigns of an event. The endpoint takes only `limit` (no page): one page is read.
  */
 export function listEventCampaigns(client: Client, eid: string, options: ListOptions = {}): AsyncIterableIterator<unknown> {
-  return pagedList(client, options, async ({ limit, signal }) => unwrap(await client.GET("/events/{eid}/campaigns", { params: { path: { eid }, query: { limit } }, ...(signal ? { signal } : {}) })), { single: true });
+  return pagedList(client, options, async ({ limit, signal }) => unwrap(await client.GET("/events/{eid}/campaigns", { params: { path: { eid }, query: { limit } }, ...withSignal(signal) })), { single: true });
 }

@@ -1,6 +1,7 @@
 /** Manual sales ingest (JSON or an XLSX workbook) and media upload (Section 4). */
 import type { components } from "../../generated/schema.ts";
 import { ValidationError } from "../errors/validation-error.ts";
+import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import type { AudienceClient } from "../create-client.ts";
 import { assertXlsx, toBytes } from "./xlsx.ts";
@@ -16,7 +17,7 @@ const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.s
 
 /** POST /ingest/transaction_summary — validated first (dates real and in order, ticket rows sound). */
 export async function ingestTransactionSummary(client: Client, summary: TransactionSummary, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.POST("/ingest/transaction_summary", { body: summary, ...(signal ? { signal } : {}) }));
+  return unwrap(await client.POST("/ingest/transaction_summary", { body: summary, ...withSignal(signal) }));
 }
 
 function form(bytes: Uint8Array, filename: string, type: string): FormData {
@@ -37,7 +38,7 @@ export async function ingestExcel(client: Client, eid: string, workbook: UploadI
     await client.POST("/ingest/transaction_summary/from_excel", {
       params: { query: { eid } },
       body: form(bytes, options.filename ?? "transactions.xlsx", XLSX_TYPE) as never,
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...withSignal(options.signal),
     }),
   );
 }
@@ -49,5 +50,5 @@ export async function uploadMedia(client: Client, file: UploadInput, options: { 
   if (typeof options?.filename !== "string" || !options.filename.trim() || /[\r\n"]/.test(options.filename)) {
     throw new ValidationError([{ field: "filename", message: "must be a non-empty file name without quotes or line breaks" }]);
   }
-  return unwrap(await client.POST("/media", { body: form(bytes, options.filename, options.contentType ?? "application/octet-stream") as never, ...(options.signal ? { signal: options.signal } : {}) }));
+  return unwrap(await client.POST("/media", { body: form(bytes, options.filename, options.contentType ?? "application/octet-stream") as never, ...withSignal(options.signal) }));
 }

@@ -1,5 +1,6 @@
 /** The list helpers' shared shape: a checked page size, then {@link paginate}. */
 import { ValidationError } from "../errors/validation-error.ts";
+import { withSignal } from "../internal/with-signal.ts";
 import type { AudienceClient } from "../create-client.ts";
 import { pageOptionIssues, paginate, type PageRequest } from "./paginate.ts";
 
@@ -31,7 +32,7 @@ export function pagedList<T>(
   return paginate<T>({
     limit,
     ...(options.maxItems === undefined ? {} : { maxItems: options.maxItems }),
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...withSignal(options.signal),
     ...(extra.itemsOf ? { itemsOf: extra.itemsOf } : {}),
     fetchPage: async (request) => (extra.single && request.page > 1 ? [] : fetchPage(request)),
   });

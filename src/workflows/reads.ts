@@ -2,37 +2,37 @@
  * Typed reads of the partner, the user, partner messages and user notifications. Messages and
  * notifications are separate surfaces, not one inbox (Section 2).
  */
+import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import type { AudienceClient } from "../create-client.ts";
 import { pagedList, type ListOptions } from "./list.ts";
 
 /** @inline */
 type Client = Pick<AudienceClient, "GET" | "config">;
-const opts = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
 
 /** GET /partners/: the partner record(s); `id` is the numeric client_id. */
-export const getPartners = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/partners/", opts(signal)));
+export const getPartners = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/partners/", withSignal(signal)));
 /** GET /profile/ (fields not documented). */
-export const getProfile = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/profile/", opts(signal)));
+export const getProfile = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/profile/", withSignal(signal)));
 /** GET /features/ (fields not documented). */
-export const getFeatures = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/features/", opts(signal)));
+export const getFeatures = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/features/", withSignal(signal)));
 /** GET /permissions (fields not documented). */
-export const getPermissions = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/permissions", opts(signal)));
+export const getPermissions = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/permissions", withSignal(signal)));
 
 /** Partner messages, page by page (GET /messages/partner/ with page and limit). */
 export function listPartnerMessages(client: Client, options: ListOptions = {}): AsyncIterableIterator<unknown> {
-  return pagedList(client, options, async ({ page, limit, signal }) => unwrap(await client.GET("/messages/partner/", { params: { query: { page, limit } }, ...opts(signal) })));
+  return pagedList(client, options, async ({ page, limit, signal }) => unwrap(await client.GET("/messages/partner/", { params: { query: { page, limit } }, ...withSignal(signal) })));
 }
 
 /** The number of unread partner messages. */
 export async function countUnreadMessages(client: Client, signal?: AbortSignal): Promise<number> {
-  return unwrap(await client.GET("/messages/totalunread", opts(signal))).total_unread;
+  return unwrap(await client.GET("/messages/totalunread", withSignal(signal))).total_unread;
 }
 
 /** The user's notification feed. The endpoint takes only `limit` (no page): one page is read. */
 export function listNotifications(client: Client, options: ListOptions = {}): AsyncIterableIterator<unknown> {
-  return pagedList(client, options, async ({ limit, signal }) => unwrap(await client.GET("/notifications/", { params: { query: { limit } }, ...opts(signal) })), { single: true });
+  return pagedList(client, options, async ({ limit, signal }) => unwrap(await client.GET("/notifications/", { params: { query: { limit } }, ...withSignal(signal) })), { single: true });
 }
 
 /** Notification statistics (fields not documented). */
-export const getNotificationStats = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/notifications/stats", opts(signal)));
+export const getNotificationStats = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/notifications/stats", withSignal(signal)));
