@@ -15,6 +15,7 @@ import { Redactor } from "./internal/redact.ts";
 import { normalizeOptions, type AudienceClientOptions, type ClientConfig } from "./options.ts";
 import { Session } from "./session/session.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
+import { OutgoingRequest, type CallInfo } from "./transport/outgoing.ts";
 import type { ClientPaths } from "./types.ts";
 import { createSetupProcess, type SetupProcess } from "./workflows/setup-process.ts";
 import { SetupStates } from "./workflows/setup-state.ts";
@@ -91,7 +92,13 @@ export interface InternalSeams {
   autosaveDebounceMs?: number;
 }
 
-const opIndex = new Map(operations.map((op) => [`${op.method} ${op.path}`, op]));
+/** Operations by method, then path template. */
+const opIndex = new Map<string, Map<string, OperationInfo>>();
+for (const op of operations) {
+  let byPath = opIndex.get(op.method);
+  if (!byPath) opIndex.set(op.method, (byPath = new Map()));
+  byPath.set(op.path, op);
+}
 
 /**
  * Creates a client. Nothing is sent until the first call; sign-in is lazy and happens once.
@@ -107,24 +114,37 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   let session: Session | undefined;
   const transport: Transport = createTransport({ config, redactor, match, session: () => session as Session, ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}) });
   session = new Session({ config, redactor, send: transport });
-  const api = createClient<ClientPaths>({ baseUrl: config.baseUrl.href, fetch: transport, querySerializer: serializeQuery });
+  const api = createClient<ClientPaths>({ baseUrl: config.baseUrl.href, fetch: transport as (request: Request) => Promise<Response>, querySerializer: serializeQuery });
   const setupStates = new SetupStates();
   const hooks: CallHooks[] = [setupStates.hooks()];
   const setupHandles = new Map<string, SetupProcess>();
 
+  // A user's middleware gets real Requests; without one, openapi-fetch builds OutgoingRequests.
+  let middlewares = 0;
+
   async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
+    const op = opIndex.get(method)?.get(path);
     // Paths outside the description are not validated below, so the path itself is checked first.
-    const pathIssues = rawPathIssues(path);
-    if (pathIssues.length) throw new ValidationError(pathIssues, { method, expected: "a path of the API; nothing was sent" });
-    const op = opIndex.get(`${method} ${path}`);
+    if (!op) {
+      const pathIssues = rawPathIssues(path);
+      if (pathIssues.length) throw new ValidationError(pathIssues, { method, expected: "a path of the API; nothing was sent" });
+    }
     let next = init ?? {};
+    let info: CallInfo | undefined;
     if (op) {
       const params = withDefaults(op, next.params as CallParams | undefined, config);
       validateRequest({ op, params, body: next.body }, config.maxPageLimit);
       for (const h of hooks) h.before?.({ op, params, body: next.body });
-      next = { ...next, params, ...(op.host === "media" && next.baseUrl === undefined ? { baseUrl: config.mediaUrl.href } : {}) };
+      // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone.
+      const parseJson = next.parseAs === undefined || next.parseAs === "json";
+      info = { op, parseJson };
+      next = { ...next, params, audienceCall: info };
+      if (parseJson) next.parseAs = "stream";
+      if (middlewares === 0) next.Request = OutgoingRequest;
+      if (op.host === "media" && next.baseUrl === undefined) next.baseUrl = config.mediaUrl.href;
     }
-    const result = (await (api.request as (m: string, p: string, i: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>)(method.toLowerCase(), path, next));
+    const result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);
+    if (info?.parseJson && result.response.ok && "data" in result) result.data = await jsonData(info, result);
     if (op) for (const h of hooks) h.after?.({ op, params: next.params as CallParams | undefined, body: next.body }, result);
     return result;
   }
@@ -133,7 +153,10 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   const client: AudienceClient = {
     ...raw,
     request: ((method: string, path: string, init?: Record<string, unknown>) => call(method.toUpperCase(), path, init)) as RawClient["request"],
-    use: (...m) => api.use(...m),
+    use: (...m) => {
+      middlewares += m.length;
+      api.use(...m);
+    },
     eject: (...m) => api.eject(...m),
     config: publicConfig(config),
     partnerId: () => session?.partnerId,
@@ -152,6 +175,19 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     },
   };
   return client;
+}
+
+type CallResult = { data?: unknown; error?: unknown; response: Response };
+
+/**
+ * The JSON body of a 2xx: as the transport parsed it, or (when the response came from elsewhere,
+ * such as a write check or a user's middleware) read from the stream openapi-fetch handed back.
+ */
+async function jsonData(info: CallInfo, result: CallResult): Promise<unknown> {
+  if (info.parsedFrom === result.response) return info.data;
+  if (!(result.data instanceof ReadableStream)) return result.data;
+  const text = await new Response(result.data).text();
+  return text ? JSON.parse(text) : undefined;
 }
 
 function publicConfig(config: ClientConfig): PublicConfig {

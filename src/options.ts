@@ -64,7 +64,7 @@ export interface AudienceClientOptions {
   partnerId?: string;
   /** Extra patterns a groups entry may match to count as a partner id (the prefixed-digits form, Section 2). */
   partnerIdPatterns?: readonly RegExp[];
-  /** Transport. @default globalThis.fetch */
+  /** Transport: receives one Request per attempt. @default globalThis.fetch */
   fetch?: (request: Request) => Promise<Response>;
   /** Calls in flight at most, per partner. @default 8 (Section 8.4); more is refused. */
   maxConcurrency?: number;
@@ -190,6 +190,13 @@ function adPlatformSegment(value: unknown): string {
   return value as string;
 }
 
+/**
+ * The default transport: the runtime's fetch, looked up at call time (so a fetch patched later, as
+ * test tools do, is used). The transport recognizes it and calls `fetch(url, init)` directly,
+ * which builds one Request instead of two.
+ */
+export const globalFetch = (request: Request): Promise<Response> => globalThis.fetch(request);
+
 export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
   if (!isObject(options)) throw new TypeError("createAudienceClient: options must be an object");
   const baseUrl = url("baseUrl", options.baseUrl);
@@ -224,7 +231,7 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
   const partnerId = options.partnerId === undefined ? undefined : checkPartnerId("partnerId", options.partnerId);
   const patterns = options.partnerIdPatterns ?? [];
   if (!Array.isArray(patterns) || !patterns.every((p) => p instanceof RegExp)) fail("partnerIdPatterns", "must be an array of RegExp");
-  const fetchFn = options.fetch ?? globalThis.fetch?.bind(globalThis);
+  const fetchFn = options.fetch ?? (typeof globalThis.fetch === "function" ? globalFetch : undefined);
   if (typeof fetchFn !== "function") fail("fetch", "must be a function (no global fetch in this runtime)");
   const retry: RetryOptions = object("retry", options.retry ?? {}, "an object");
   const rateLimitDelayMs = retry.rateLimitDelayMs ?? [SPEC.rateLimitWaitMinMs, SPEC.rateLimitWaitMaxMs];

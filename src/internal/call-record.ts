@@ -18,14 +18,17 @@ export interface CallRecord {
   readonly requestId: string | undefined;
 }
 
-const records = new WeakMap<Response, { record: CallRecord; redactor: Redactor }>();
+const records = new WeakMap<Response, { record: CallRecord | (() => CallRecord); redactor: Redactor }>();
 
-export function attachRecord(response: Response, record: CallRecord, redactor: Redactor): void {
+/** Attaches the record, or a function that builds it when first asked (most calls never are). */
+export function attachRecord(response: Response, record: CallRecord | (() => CallRecord), redactor: Redactor): void {
   records.set(response, { record, redactor });
 }
 
 export function recordOf(response: Response): CallRecord | undefined {
-  return records.get(response)?.record;
+  const entry = records.get(response);
+  if (entry && typeof entry.record === "function") entry.record = entry.record();
+  return entry?.record as CallRecord | undefined;
 }
 
 /** The redactor of the client that made the call (it knows that client's secrets). */

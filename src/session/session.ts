@@ -11,13 +11,14 @@ import type { Redactor } from "../internal/redact.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import type { ClientConfig } from "../options.ts";
 import { partnerFromIdToken } from "./partner.ts";
+import { OutgoingRequest } from "../transport/outgoing.ts";
 import type { StoredSession } from "./token-store.ts";
 
 export interface SessionDeps {
   readonly config: ClientConfig;
   readonly redactor: Redactor;
   /** The client's transport: sign-in and refresh get the same retries and limits as any call. */
-  readonly send: (request: Request) => Promise<Response>;
+  readonly send: (request: OutgoingRequest) => Promise<Response>;
   readonly now?: () => number;
 }
 
@@ -30,6 +31,10 @@ export class Session {
   readonly #deps: SessionDeps;
   readonly #now: () => number;
   #tokens: StoredSession | undefined;
+  /** When the access token is due for refresh (its expiry less the skew); decoded once per token. */
+  #renewAt = Number.POSITIVE_INFINITY;
+  /** The last authorization handed out, reused while its token is current. */
+  #current: Authorization | undefined;
   #partnerId: string | undefined;
   #establishing: Promise<void> | undefined;
   #renewing: Promise<void> | undefined;
@@ -48,15 +53,25 @@ export class Session {
     return this.#deps.config.partnerId ?? this.#partnerId;
   }
 
+  /** The current token and partner, without waiting, when no sign-in or refresh is due. */
+  current(): Authorization | undefined {
+    const current = this.#current;
+    if (!current || this.#renewing || current.accessToken !== this.#tokens?.accessToken) return undefined;
+    return this.#now() < this.#renewAt ? current : undefined;
+  }
+
   /** A current access token and the partner, signing in or refreshing first when needed. */
   async authorize(): Promise<Authorization> {
     if (!this.#tokens) await (this.#establishing ??= this.#establish().finally(() => (this.#establishing = undefined)));
-    const expiry = jwtExpiryMs(this.#tokens?.accessToken ?? "");
-    if (expiry !== undefined && expiry - this.#now() <= CLIENT_DEFAULTS.tokenRefreshSkewMs) await this.#renew();
+    // A refresh under way (after a 401) is about to replace the token: wait for it, do not send
+    // the old one. Its failure is reported to the call that started it.
+    if (this.#renewing) await this.#renewing.catch(() => undefined);
+    if (this.#now() >= this.#renewAt) await this.#renew();
     const tokens = this.#tokens;
     if (!tokens) throw new AuthenticationError("No session: sign-in did not produce an access token", { status: 0 });
     this.#partnerId ??= this.#deps.config.partnerId ?? partnerFromIdToken(tokens.idToken, this.#deps.config.partnerIdPatterns);
-    return { accessToken: tokens.accessToken, partnerId: this.#partnerId };
+    if (this.#current?.accessToken !== tokens.accessToken) this.#current = { accessToken: tokens.accessToken, partnerId: this.#partnerId };
+    return this.#current;
   }
 
   /** After a 401 with `usedToken`: refresh once, shared by every call that saw the same token. */
@@ -72,6 +87,8 @@ export class Session {
     redactor.add(tokens.refreshToken);
     redactor.add(tokens.idToken);
     this.#tokens = tokens;
+    const expiry = jwtExpiryMs(tokens.accessToken);
+    this.#renewAt = expiry === undefined ? Number.POSITIVE_INFINITY : expiry - CLIENT_DEFAULTS.tokenRefreshSkewMs;
   }
 
   async #establish(): Promise<void> {
@@ -138,7 +155,7 @@ export class Session {
 
   #post(path: string, body: unknown): Promise<Response> {
     const url = `${this.#deps.config.baseUrl.href.replace(/\/$/, "")}${path}`;
-    return this.#deps.send(new Request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) }));
+    return this.#deps.send(new OutgoingRequest(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) }));
   }
 
   async #json(response: Response): Promise<unknown> {

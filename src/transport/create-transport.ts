@@ -3,19 +3,21 @@
  * openapi-fetch calls the result once per logical request; every policy here holds on every
  * attempt (current token, partner header, concurrency slot).
  */
+import type { OperationInfo } from "../../generated/operations.ts";
 import { attachRecord, type CallRecord } from "../internal/call-record.ts";
 import type { OperationMatcher } from "../internal/operation-matcher.ts";
 import type { Redactor } from "../internal/redact.ts";
 import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
-import type { ClientConfig } from "../options.ts";
+import { globalFetch, type ClientConfig } from "../options.ts";
 import type { Session } from "../session/session.ts";
-import { authPolicy } from "./auth-policy.ts";
+import { credentialsPolicy, PARTNER_HEADER, sessionPolicy } from "./auth-policy.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
 import { ConcurrencyLimiter } from "./limiter.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
 import { RatePacer } from "./pacer.ts";
 import { logPolicy } from "./log-policy.ts";
-import { compose, type CallContext, type Policy } from "./policy.ts";
+import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
+import { compose, firstAttempt, type CallContext, type Policy } from "./policy.ts";
 import { redirectPolicy } from "./redirect-policy.ts";
 import { retryPolicy, type RetryDeps } from "./retry-policy.ts";
 import { timeoutPolicy } from "./timeout-policy.ts";
@@ -31,7 +33,7 @@ export interface TransportDeps {
 }
 
 export interface Transport {
-  (request: Request): Promise<Response>;
+  (request: Request | OutgoingRequest): Promise<Response>;
   readonly limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter;
   /** The partner's rate pacer; undefined when `ratePacing` is off. */
   readonly pacerFor: (partnerId: string | undefined) => RatePacer | undefined;
@@ -65,6 +67,7 @@ export function createTransport(deps: TransportDeps): Transport {
   const origins = [config.baseUrl.origin, config.mediaUrl.origin];
   const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
 
+  const authorizer = (): Session => deps.session();
   const policies: Policy[] = [
     logPolicy(config.logger),
     retryPolicy({
@@ -74,45 +77,64 @@ export function createTransport(deps: TransportDeps): Transport {
       writeCheck: writeChecks((request) => transport(request)),
       ...deps.retryHooks,
     }),
-    authPolicy(() => deps.session().authorize()),
+    sessionPolicy(authorizer),
     limiterPolicy(limiterFor, pacerFor),
+    credentialsPolicy(authorizer),
     timeoutPolicy(config.timeoutMs),
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
   ];
-  const run = compose(policies, fetchTerminal(config.fetch));
+  const run = compose(policies, fetchTerminal(config.fetch, config.fetch === globalFetch));
+  // A typed call names its operation; it is trusted when the URL is under that operation's base.
+  const prefixes = { main: `${trimSlash(config.baseUrl.href)}/`, media: `${trimSlash(config.mediaUrl.href)}/` };
 
-  const transport = async (input: Request): Promise<Response> => {
-    const url = new URL(input.url);
-    const method = input.method.toUpperCase();
-    const match = deps.match(method, url);
-    const onApiOrigin = origins.includes(url.origin);
-    const relative = url.pathname.slice(config.baseUrl.pathname.length);
-    const authenticated = match ? match.op.auth : onApiOrigin && !UNAUTHENTICATED.test(relative);
+  const transport = async (input: Request | OutgoingRequest): Promise<Response> => {
+    const out = await toOutgoing(input);
+    const { url, method, headers, body, signal } = out;
+    const call = out.audienceCall;
+    let op: OperationInfo | undefined;
+    let authenticated: boolean;
+    let path: string;
+    if (call && url.startsWith(prefixes[call.op.host]) && method === call.op.method) {
+      op = call.op;
+      authenticated = op.auth;
+      path = op.path;
+    } else {
+      const parsed = new URL(url);
+      op = deps.match(method, parsed)?.op;
+      const relative = parsed.pathname.slice(config.baseUrl.pathname.length);
+      authenticated = op ? op.auth : origins.includes(parsed.origin) && !UNAUTHENTICATED.test(relative);
+      path = op ? op.path : redactor.text(parsed.pathname);
+    }
     const ctx: CallContext = {
-      original: input,
       url,
       method,
-      match,
+      headers,
+      body,
+      op,
+      call: op === call?.op ? call : undefined,
       authenticated,
-      signal: input.signal,
+      signal,
       startedAt: Date.now(),
+      path,
       attempt: 0,
       tokenUsed: undefined,
       partnerId: undefined,
       retryAfterMs: undefined,
       mayHaveSucceeded: false,
       record(requestId?: string): CallRecord {
-        const headers = new Headers(input.headers);
+        const shown = new Headers(headers);
         if (ctx.authenticated) {
-          headers.set("Authorization", "Bearer [REDACTED]");
-          if (ctx.partnerId) headers.set("X-Preferred-Partner-Id", ctx.partnerId);
+          shown.set("Authorization", "Bearer [REDACTED]");
+          if (ctx.partnerId) shown.set(PARTNER_HEADER, ctx.partnerId);
+        } else {
+          shown.delete("Authorization");
         }
         return {
           method,
-          path: match ? match.op.path : redactor.text(url.pathname),
+          path,
           environment,
           partnerId: ctx.partnerId ?? deps.session().partnerId,
-          request: { method, url: redactor.text(url.href), headers: redactor.headers(headers) },
+          request: { method, url: redactor.text(url), headers: redactor.headers(shown) },
           attempts: ctx.attempt,
           retryAfterMs: ctx.retryAfterMs,
           mayHaveSucceeded: ctx.mayHaveSucceeded,
@@ -120,9 +142,11 @@ export function createTransport(deps: TransportDeps): Transport {
         };
       },
     };
-    const response = await run(input, ctx);
-    attachRecord(response, ctx.record(response.headers.get("x-request-id") ?? undefined), redactor);
+    const response = await run(firstAttempt(ctx), ctx);
+    attachRecord(response, () => ctx.record(response.headers.get("x-request-id") ?? undefined), redactor);
     return response;
   };
   return Object.assign(transport, { limiterFor, pacerFor });
 }
+
+const trimSlash = (s: string): string => (s.endsWith("/") ? s.slice(0, -1) : s);

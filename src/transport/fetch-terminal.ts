@@ -1,40 +1,59 @@
 /**
- * The last step: the caller's fetch. The body is read inside the attempt, so a connection reset
- * mid-body, a truncated body or unparseable JSON is a failed attempt (retryable), not a crash later
- * in openapi-fetch; and the concurrency slot is held until the body is complete.
+ * The last step: builds the attempt's one Request and sends it. The body is read inside the
+ * attempt, so a connection reset mid-body, a truncated body or unparseable JSON is a failed attempt
+ * (retryable), not a crash later in openapi-fetch; and the concurrency slot is held until the body
+ * is complete.
+ *
+ * A 2xx of a typed call is parsed here, once, into the call's `data` (openapi-fetch is told not to
+ * parse it again); every other response is handed on with its body read into memory.
  */
 import { AttemptFailure, describeNetworkError } from "./failure.ts";
-import type { CallContext, Next } from "./policy.ts";
+import type { Attempt, CallContext, Next } from "./policy.ts";
 
-export function fetchTerminal(fetchFn: (request: Request) => Promise<Response>): Next {
-  return async (request: Request, ctx: CallContext) => {
+/**
+ * @param fetchFn the `fetch` option, called with one Request per attempt
+ * @param direct the option is the runtime's own fetch: call it with (url, init), one Request fewer
+ */
+export function fetchTerminal(fetchFn: (request: Request) => Promise<Response>, direct: boolean): Next {
+  return async (attempt: Attempt, ctx: CallContext) => {
+    const init: RequestInit = { method: attempt.method, headers: attempt.headers, body: attempt.body, redirect: "manual" };
+    if (attempt.signal) init.signal = attempt.signal;
     let response: Response | undefined;
-    let body: ArrayBuffer;
     // Section 7: the x-request-id identifies a failing call for support, so a reply that arrived
     // but cannot be used (reset mid-body, not JSON) keeps it for the error that reports it.
     const requestId = (): string | undefined => response?.headers.get("x-request-id") ?? undefined;
     try {
-      response = await fetchFn(request);
-      body = await response.arrayBuffer();
+      response = direct ? await globalThis.fetch(attempt.url, init) : await fetchFn(new Request(attempt.url, init));
+      if (response.type === "opaqueredirect") throw new AttemptFailure("network", true, "redirect not followed (the runtime hides its target)");
+      const call = ctx.call;
+      if (call?.parseJson && response.ok && response.status !== 204 && ctx.method !== "HEAD") {
+        const text = await response.text();
+        call.data = text ? parseJson(text, response.headers.get("content-type"), requestId()) : undefined;
+        call.parsedFrom = response;
+        return response;
+      }
+      const body = await response.arrayBuffer();
+      if (response.ok && body.byteLength > 0 && ctx.method !== "HEAD") parseJson(new TextDecoder().decode(body), response.headers.get("content-type"), requestId());
+      // The body is decoded now: its original encoding and length no longer describe it.
+      const headers = new Headers(response.headers);
+      headers.delete("content-encoding");
+      headers.delete("content-length");
+      const nullBody = response.status === 204 || response.status === 304 || ctx.method === "HEAD";
+      return new Response(nullBody ? null : body, { status: response.status, statusText: response.statusText, headers });
     } catch (error) {
-      if (request.signal.aborted) throw request.signal.reason;
+      if (error instanceof AttemptFailure) throw error;
+      if (attempt.signal?.aborted) throw attempt.signal.reason;
       throw describeNetworkError(error, requestId());
     }
-    if (response.ok && body.byteLength > 0 && ctx.method !== "HEAD") {
-      // Every operation of the description answers JSON; a 2xx that is not JSON is a broken reply.
-      const type = response.headers.get("content-type");
-      if (type && !/json/i.test(type)) throw new AttemptFailure("malformed", true, `response content type is ${type}, not JSON`, requestId());
-      try {
-        JSON.parse(new TextDecoder().decode(body));
-      } catch {
-        throw new AttemptFailure("malformed", true, "response body is not valid JSON", requestId());
-      }
-    }
-    // The body is decoded now: its original encoding and length no longer describe it.
-    const headers = new Headers(response.headers);
-    headers.delete("content-encoding");
-    headers.delete("content-length");
-    const nullBody = response.status === 204 || response.status === 304 || ctx.method === "HEAD";
-    return new Response(nullBody ? null : body, { status: response.status, statusText: response.statusText, headers });
   };
+}
+
+/** Every operation of the description answers JSON; a 2xx that is not JSON is a broken reply. */
+function parseJson(text: string, type: string | null, requestId: string | undefined): unknown {
+  if (type && !/json/i.test(type)) throw new AttemptFailure("malformed", true, `response content type is ${type}, not JSON`, requestId);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AttemptFailure("malformed", true, "response body is not valid JSON", requestId);
+  }
 }

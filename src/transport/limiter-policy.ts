@@ -8,15 +8,15 @@ import type { RatePacer } from "./pacer.ts";
 import type { Policy } from "./policy.ts";
 
 export function limiterPolicy(limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter, pacerFor: (partnerId: string | undefined) => RatePacer | undefined = () => undefined): Policy {
-  return async (request, ctx, next) => {
+  return async (attempt, ctx, next) => {
     const limiter = limiterFor(ctx.partnerId);
     const pacer = pacerFor(ctx.partnerId);
     // The common case, a free slot and nobody waiting, takes it without a promise or a listener.
-    const release = (!ctx.signal.aborted && limiter.tryAcquire()) || (await limiter.acquire(ctx.signal));
+    const release = (!ctx.signal?.aborted && limiter.tryAcquire()) || (await limiter.acquire(ctx.signal));
     try {
       let ticket = pacer ? pacer.take(ctx.signal) : 0;
       if (typeof ticket !== "number") ticket = await ticket;
-      const response = await next(request, ctx);
+      const response = await next(attempt, ctx);
       if (response.status === 429) {
         limiter.rateLimited();
         pacer?.throttled(ticket);

@@ -3,11 +3,11 @@ import type { Logger } from "../options.ts";
 import type { Policy } from "./policy.ts";
 
 export function logPolicy(logger: Logger, now: () => number = Date.now): Policy {
-  return async (request, ctx, next) => {
-    const { method, path } = ctx.record();
+  return async (attempt, ctx, next) => {
+    const { method, path } = ctx;
     logger.debug?.("request start", { method, path });
     try {
-      const response = await next(request, ctx);
+      const response = await next(attempt, ctx);
       logger.debug?.("request end", { method, path, status: response.status, attempts: ctx.attempt, ms: now() - ctx.startedAt, requestId: response.headers.get("x-request-id") ?? undefined });
       return response;
     } catch (error) {

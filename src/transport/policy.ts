@@ -1,22 +1,45 @@
 /**
- * The request path is a list of small policies, each `(request, context, next) => Response`,
+ * The request path is a list of small policies, each `(attempt, context, next) => Response`,
  * composed once in create-transport.ts. openapi-fetch calls the composed function as its `fetch`.
+ *
+ * An attempt is a plain description (URL, method, headers, body, signal), not a Request: the
+ * policies change it in place or pass a new one on, and only the terminal builds a Request, once
+ * per attempt. Bodies are kept as given (a string, FormData, bytes), so an attempt can be sent
+ * again without cloning anything.
  */
+import type { OperationInfo } from "../../generated/operations.ts";
 import type { CallRecord } from "../internal/call-record.ts";
-import type { MatchedOperation } from "../internal/operation-matcher.ts";
+import type { CallInfo } from "./outgoing.ts";
+
+/** One attempt as the policies see it. */
+export interface Attempt {
+  url: string;
+  method: string;
+  /** Shared by the attempts of a call: the credentials policy sets the current token on it. */
+  headers: Headers;
+  body: BodyInit | null;
+  /** Set by the timeout policy: aborts on the caller's signal or the attempt's timeout. */
+  signal: AbortSignal | undefined;
+}
 
 /** State of one logical call, shared by the policies across its attempts. */
 export interface CallContext {
-  /** The caller's request, never sent itself: every attempt sends a fresh clone. */
-  readonly original: Request;
-  readonly url: URL;
+  /** The call as openapi-fetch (or the session) described it; every attempt starts from it. */
+  readonly url: string;
   readonly method: string;
-  readonly match: MatchedOperation | undefined;
+  readonly headers: Headers;
+  readonly body: BodyInit | null;
+  /** The operation's row of the description, when the call is one of its operations. */
+  readonly op: OperationInfo | undefined;
+  /** Set when the call came through the client's typed methods. */
+  readonly call: CallInfo | undefined;
   /** Whether the call carries the bearer token and the partner header. */
   readonly authenticated: boolean;
-  /** The caller's AbortSignal. */
-  readonly signal: AbortSignal;
+  /** The caller's AbortSignal, if any. */
+  readonly signal: AbortSignal | undefined;
   readonly startedAt: number;
+  /** Path template when the operation is known (`/events/{eid}`), else the redacted URL path. */
+  readonly path: string;
   attempt: number;
   /** Token and partner stamped on the latest attempt. */
   tokenUsed: string | undefined;
@@ -27,9 +50,14 @@ export interface CallContext {
   record(requestId?: string): CallRecord;
 }
 
-export type Next = (request: Request, context: CallContext) => Promise<Response>;
-export type Policy = (request: Request, context: CallContext, next: Next) => Promise<Response>;
+export type Next = (attempt: Attempt, context: CallContext) => Promise<Response>;
+export type Policy = (attempt: Attempt, context: CallContext, next: Next) => Promise<Response>;
 
 export function compose(policies: readonly Policy[], terminal: Next): Next {
-  return policies.reduceRight<Next>((next, policy) => (request, context) => policy(request, context, next), terminal);
+  return policies.reduceRight<Next>((next, policy) => (attempt, context) => policy(attempt, context, next), terminal);
+}
+
+/** A fresh attempt of the call, as the caller described it. */
+export function firstAttempt(ctx: CallContext): Attempt {
+  return { url: ctx.url, method: ctx.method, headers: ctx.headers, body: ctx.body, signal: undefined };
 }

@@ -9,15 +9,12 @@ import type { Policy } from "./policy.ts";
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export function redirectPolicy(trustedOrigins: readonly string[], maxRedirects: number): Policy {
-  return async (request, ctx, next) => {
-    let current = request;
+  return async (attempt, ctx, next) => {
+    let current = attempt;
     for (let hop = 0; ; hop++) {
-      // Keep a copy of the body for a 307/308 hop, which must resend it.
-      const spare = current.clone();
-      const response = await next(new Request(current, { redirect: "manual" }), ctx);
-      if (response.type === "opaqueredirect") throw new AttemptFailure("network", true, "redirect not followed (the runtime hides its target)");
-      const location = response.headers.get("location");
-      if (!REDIRECTS.has(response.status) || !location) return response;
+      const response = await next(current, ctx);
+      const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
+      if (!location) return response;
       if (hop >= maxRedirects) throw new AttemptFailure("network", true, `more than ${maxRedirects} redirects`);
       await response.body?.cancel().catch(() => undefined);
       const target = new URL(location, current.url);
@@ -28,12 +25,7 @@ export function redirectPolicy(trustedOrigins: readonly string[], maxRedirects: 
       const keepBody = response.status === 307 || response.status === 308;
       const method = keepBody || current.method === "GET" || current.method === "HEAD" ? current.method : "GET";
       if (!keepBody) headers.delete("content-type");
-      current = new Request(target, {
-        method,
-        headers,
-        signal: current.signal,
-        ...(keepBody && spare.body ? { body: spare.body, duplex: "half" } : {}),
-      } as RequestInit);
+      current = { url: target.href, method, headers, body: keepBody ? current.body : null, signal: current.signal };
     }
   };
 }

@@ -11,7 +11,7 @@ import type { ClientConfig, Logger } from "../options.ts";
 import { sleep as defaultSleep } from "../internal/sleep.ts";
 import { backoffDelayMs, parseRetryAfter, rateLimitDelayMs } from "./backoff.ts";
 import { AttemptFailure } from "./failure.ts";
-import type { CallContext, Policy } from "./policy.ts";
+import { firstAttempt, type CallContext, type Next, type Policy } from "./policy.ts";
 
 /** Answers whether a non-idempotent write took effect: its result, "absent" or "unknown". */
 export type WriteCheck = (context: CallContext) => Promise<Response | "absent" | "unknown">;
@@ -37,7 +37,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
   const sleep = deps.sleep ?? defaultSleep;
   const { retry } = deps.config;
 
-  return async (_request, ctx, next) => {
+  return async (_attempt, ctx, next) => {
     let reauthenticated = false;
     for (;;) {
       ctx.attempt += 1;
@@ -47,19 +47,19 @@ export function retryPolicy(deps: RetryDeps): Policy {
       if (response && response.status === 401 && ctx.authenticated && !reauthenticated && ctx.tokenUsed && ctx.attempt < retry.maxAttempts) {
         reauthenticated = true;
         await deps.reauthenticate(ctx.tokenUsed);
-        deps.logger.info?.("retry after 401: session renewed", { method: ctx.method, path: ctx.record().path, attempt: ctx.attempt });
+        deps.logger.info?.("retry after 401: session renewed", { method: ctx.method, path: ctx.path, attempt: ctx.attempt });
         continue;
       }
       if (response && !isRetryableStatus(response.status)) return response;
 
       // From here the attempt failed in a retryable way.
       const unsent = failure !== undefined && !failure.sent;
-      const policy = ctx.match?.op.retry ?? (["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(ctx.method) ? "repeatable" : "never");
+      const policy = ctx.op?.retry ?? (["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(ctx.method) ? "repeatable" : "never");
       if (!unsent && policy === "check-first") {
         const check = deps.writeCheck(ctx);
         const answer = check ? await check(ctx) : "unknown";
         if (answer instanceof Response) {
-          deps.logger.info?.("write found after an ambiguous failure; not repeated", { method: ctx.method, path: ctx.record().path, attempt: ctx.attempt });
+          deps.logger.info?.("write found after an ambiguous failure; not repeated", { method: ctx.method, path: ctx.path, attempt: ctx.attempt });
           return answer;
         }
         if (answer === "unknown") return give(ctx, outcome, true);
@@ -82,16 +82,16 @@ export function retryPolicy(deps: RetryDeps): Policy {
       if (retry.deadlineMs !== undefined && now() + wait - ctx.startedAt > retry.deadlineMs) return give(ctx, outcome, false);
 
       const reason = response ? `HTTP ${response.status}` : failure.message;
-      deps.logger.info?.("retrying", { method: ctx.method, path: ctx.record().path, attempt: ctx.attempt, nextAttempt: ctx.attempt + 1, waitMs: Math.round(wait), reason });
+      deps.logger.info?.("retrying", { method: ctx.method, path: ctx.path, attempt: ctx.attempt, nextAttempt: ctx.attempt + 1, waitMs: Math.round(wait), reason });
       await response?.body?.cancel().catch(() => undefined);
       await sleep(wait, ctx.signal);
     }
   };
 }
 
-async function attempt(ctx: CallContext, next: (r: Request, c: CallContext) => Promise<Response>): Promise<Outcome> {
+async function attempt(ctx: CallContext, next: Next): Promise<Outcome> {
   try {
-    return { response: await next(ctx.original.clone(), ctx) };
+    return { response: await next(firstAttempt(ctx), ctx) };
   } catch (error) {
     if (error instanceof AttemptFailure) return { failure: error };
     throw error; // the caller's abort, or a bug: never retried

@@ -1,20 +1,29 @@
-/** Per-attempt timeout, joined with the caller's signal: the first to fire aborts the attempt. */
-import { anySignal } from "../internal/any-signal.ts";
+/**
+ * Per-attempt timeout, joined with the caller's signal: the first to fire aborts the attempt.
+ * One AbortController and one timer per attempt; the caller's signal is followed by a listener
+ * removed when the attempt ends.
+ */
 import { AttemptFailure } from "./failure.ts";
 import type { Policy } from "./policy.ts";
 
 export function timeoutPolicy(timeoutMs: number): Policy {
-  return async (request, ctx, next) => {
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new AttemptFailure("timeout", true, `no complete response within ${timeoutMs} ms`)), timeoutMs);
+  return async (attempt, ctx, next) => {
+    const caller = ctx.signal;
+    if (caller?.aborted) throw caller.reason;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new AttemptFailure("timeout", true, `no complete response within ${timeoutMs} ms`)), timeoutMs);
+    const onAbort = (): void => controller.abort(caller?.reason);
+    caller?.addEventListener("abort", onAbort, { once: true });
+    attempt.signal = controller.signal;
     try {
-      return await next(new Request(request, { signal: anySignal([ctx.signal, timeout.signal]) }), ctx);
+      return await next(attempt, ctx);
     } catch (error) {
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      if (timeout.signal.aborted) throw timeout.signal.reason;
+      if (caller?.aborted) throw caller.reason;
+      if (controller.signal.aborted) throw controller.signal.reason;
       throw error;
     } finally {
       clearTimeout(timer);
+      caller?.removeEventListener("abort", onAbort);
     }
   };
 }

@@ -11,15 +11,15 @@ export function writeChecks(send: (request: Request) => Promise<Response>): (ctx
   const checks: Record<string, WriteCheck> = {
     "POST /setup_processes/{eid}": async (ctx) => {
       try {
-        const response = await send(new Request(ctx.url, { method: "GET", headers: { accept: "application/json" }, signal: ctx.signal }));
+        const response = await send(new Request(ctx.url, { method: "GET", headers: { accept: "application/json" }, ...(ctx.signal ? { signal: ctx.signal } : {}) }));
         if (response.ok) return response;
         if (response.status === 404) return "absent";
         return "unknown";
       } catch (error) {
-        if (ctx.signal.aborted) throw error;
+        if (ctx.signal?.aborted) throw error;
         return "unknown";
       }
     },
   };
-  return (ctx) => (ctx.match ? checks[`${ctx.match.op.method} ${ctx.match.op.path}`] : undefined);
+  return (ctx) => (ctx.op ? checks[`${ctx.op.method} ${ctx.op.path}`] : undefined);
 }

@@ -88,7 +88,7 @@ describe("session: single-flight refresh (Section 5.4)", () => {
         const session = new Session({
           config,
           redactor: new Redactor(),
-          send: async (request) => world.auth(new URL(request.url).pathname, await request.json()),
+          send: async (request) => world.auth(new URL(request.url).pathname, JSON.parse(String(request.body))),
         });
         // Each call does what the retry policy does: one replay after a 401, with the renewed token.
         const call = async (i: number): Promise<number> => {

@@ -48,7 +48,14 @@ describe("session (Section 5)", () => {
     expect(api.signIns()).toBe(1);
     const refreshCall = api.requests.find((r) => r.path === "/auth/refresh_token");
     expect(JSON.parse(refreshCall?.body ?? "{}")).toEqual({ token: firstRefresh });
-    expect(api.calls()).toHaveLength(40); // each call: one 401, one replay
+    // The 8 calls in flight meet the 401 and are replayed once; calls let in while the refresh runs
+    // wait for it and go out once, with the new token.
+    const refused = api.calls().filter((r) => r.headers.authorization === `Bearer ${firstAccess}`).length;
+    expect(refused).toBeGreaterThanOrEqual(8);
+    expect(api.calls()).toHaveLength(20 + refused);
+    const perPath = new Map<string, number>();
+    for (const r of api.calls()) perPath.set(r.path, (perPath.get(r.path) ?? 0) + 1);
+    expect(Math.max(...perPath.values())).toBeLessThanOrEqual(2);
     // The refresh response omitted RefreshToken: the non-rotating one is kept for the next refresh.
     api.route((req, res) => (req.headers.authorization === `Bearer ${firstAccess}` || req.headers.authorization === `Bearer ${api.tokens().AccessToken}` && api.refreshes() === 1 ? json(res, 401, {}) : json(res, 200, {})));
     await client.GET("/events/{eid}", { params: { path: { eid: "again" } } });
@@ -68,6 +75,45 @@ describe("session (Section 5)", () => {
     const sent = api.calls()[0]?.headers.authorization ?? "";
     const claims = JSON.parse(Buffer.from(sent.split(".")[1] ?? "", "base64url").toString()) as { exp: number };
     expect(claims.exp * 1000).toBeGreaterThan(Date.now() + 60_000);
+  });
+
+  it("a call that waited for its concurrency slot leaves with the token current then, not the one of when it was made", async () => {
+    api = await startFakeApi();
+    // Due for refresh (exp less the 60 s skew) within the next second.
+    const exp = Math.floor(Date.now() / 1000) + 61;
+    const renewAt = exp * 1000 - 60_000;
+    const first = makeTokens({ expSeconds: exp });
+    const client = createAudienceClient({ baseUrl: api.url, maxConcurrency: 1, session: { accessToken: first.AccessToken, refreshToken: first.RefreshToken, idToken: first.IdToken } });
+    api.route(async (req, res) => {
+      // The first call holds the only slot until the token is due.
+      if (req.path === "/events/slow") while (Date.now() <= renewAt + 20) await new Promise((r) => setTimeout(r, 10));
+      json(res, 200, {});
+    });
+    const slow = client.GET("/events/{eid}", { params: { path: { eid: "slow" } } });
+    while (api.calls().length === 0) await new Promise((r) => setTimeout(r, 5));
+    const queued = client.GET("/events/{eid}", { params: { path: { eid: "queued" } } });
+    expect(client.concurrency()).toMatchObject({ active: 1 });
+    await Promise.all([slow, queued]);
+    const [slowCall, queuedCall] = api.calls();
+    expect(slowCall?.headers.authorization).toBe(`Bearer ${first.AccessToken}`);
+    expect(api.refreshes()).toBe(1);
+    expect(queuedCall?.headers.authorization).toBe(`Bearer ${api.tokens().AccessToken}`);
+  });
+
+  it("calls that reach their turn while a refresh runs wait for it instead of sending the refused token", async () => {
+    api = await startFakeApi();
+    const client = createAudienceClient({ baseUrl: api.url, maxConcurrency: 1, credentials });
+    await client.GET("/events/{eid}", { params: { path: { eid: "warm" } } });
+    const stale = api.tokens().AccessToken;
+    api.route((req, res) => json(res, req.headers.authorization === `Bearer ${stale}` ? 401 : 200, {}));
+    api.resetStats();
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `e${i}` } } })));
+    expect(results.map((r) => r.response.status)).toEqual(Array(6).fill(200));
+    expect(api.refreshes()).toBe(1);
+    const refused = api.calls().filter((r) => r.headers.authorization === `Bearer ${stale}`);
+    // At most the call that met the 401 and the one let into the freed slot before the refresh began.
+    expect(refused.length).toBeLessThanOrEqual(2);
+    expect(api.calls().length).toBe(6 + refused.length);
   });
 
   it("refuses to send an expired token when nothing can renew it", async () => {
