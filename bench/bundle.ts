@@ -1,5 +1,5 @@
 /** (d) Bundle: the min+gzip size of the browser entry and its anchors, from scripts/bundle-size.ts. */
-import { BUDGET_KB, kb, measureBundles } from "../scripts/bundle-size.ts";
+import { BUDGET_KB, kb, measureBundles, TARGET_KB } from "../scripts/bundle-size.ts";
 import { ratio, type Section, table } from "./support.ts";
 
 export async function bundle(): Promise<Section> {
@@ -11,7 +11,7 @@ export async function bundle(): Promise<Section> {
     ratio(entry.gzip, b.gzip),
   ]);
   const body = [
-    "esbuild, platform browser, format esm, minify, tree-shaking, dependencies bundled; gzip level 9; 1 KB = 1024 bytes. The entry is src/index.ts with every export kept (everything but the Node-only helpers of src/node/). Anchors are minimal realistic uses, tree-shaken. Same measurement as `npm run size`, which fails CI over budget.",
+    `esbuild, platform browser, format esm, minify, tree-shaking, dependencies bundled; gzip level 9; 1 KB = 1024 bytes. The entry is src/index.ts with every export kept (everything but the Node-only helpers of src/node/). Anchors are minimal realistic uses, tree-shaken. Same measurement as \`npm run size\`, which fails CI above its ratchet budget of ${BUDGET_KB} KB (the issue's target is ${TARGET_KB} KB).`,
     "",
     table(["bundle", "min+gzip", "min", "entry is"], rows),
   ].join("\n");
@@ -21,9 +21,9 @@ export async function bundle(): Promise<Section> {
     targets: [
       {
         name: "bundle: browser entry min+gzip",
-        target: `≤ ${BUDGET_KB} KB`,
+        target: `≤ ${TARGET_KB} KB`,
         measured: kb(entry.gzip),
-        met: entry.gzip <= BUDGET_KB * 1024,
+        met: entry.gzip <= TARGET_KB * 1024,
       },
     ],
   };
