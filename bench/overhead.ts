@@ -336,10 +336,7 @@ async function policyCosts(): Promise<Array<[string, number]>> {
   const session = () => ({ current: () => authorization, authorize: async () => authorization });
   const list: Array<[string, Policy]> = [
     ["log", logPolicy({})],
-    [
-      "retry",
-      retryPolicy({ config, logger: {}, reauthenticate: async () => undefined, writeCheck: () => undefined }),
-    ],
+    ["retry", retryPolicy({ config, logger: {}, reauthenticate: async () => undefined, writeCheck: () => undefined })],
     ["session (token and partner known)", sessionPolicy(session)],
     [
       "limiter + pacer",

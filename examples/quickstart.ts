@@ -7,12 +7,12 @@
  * `AI_USERNAME=… AI_PASSWORD=… npm run demo -- --base-url https://<host>/api/v3`.
  */
 import {
+  type AudienceClientOptions,
   countUnreadMessages,
   createAudienceClient,
   listEvents,
   readBenchmark,
   unwrap,
-  type AudienceClientOptions,
 } from "../src/index.ts";
 
 /** Prints rows as an aligned table. */
@@ -22,14 +22,22 @@ export function table(rows: ReadonlyArray<Record<string, unknown>>): string {
   const cell = (v: unknown) => (v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
   const line = (values: string[]) => `  ${values.map((v, i) => v.padEnd(widths[i] as number)).join("  ")}`.trimEnd();
-  return [line(columns), line(widths.map((w) => "-".repeat(w))), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join("\n");
+  return [
+    line(columns),
+    line(widths.map((w) => "-".repeat(w))),
+    ...rows.map((r) => line(columns.map((c) => cell(r[c])))),
+  ].join("\n");
 }
 
 const heading = (title: string) => console.log(`\n${title}\n${"=".repeat(title.length)}`);
 const asRows = (body: unknown): Array<Record<string, unknown>> =>
-  (Array.isArray(body) ? body : body && typeof body === "object" ? [body] : []).map((r) => (r && typeof r === "object" ? (r as Record<string, unknown>) : { value: r }));
+  (Array.isArray(body) ? body : body && typeof body === "object" ? [body] : []).map((r) =>
+    r && typeof r === "object" ? (r as Record<string, unknown>) : { value: r },
+  );
 
-export async function quickstart(options: Pick<AudienceClientOptions, "baseUrl" | "mediaUrl" | "credentials" | "partnerId" | "adPlatform">): Promise<void> {
+export async function quickstart(
+  options: Pick<AudienceClientOptions, "baseUrl" | "mediaUrl" | "credentials" | "partnerId" | "adPlatform">,
+): Promise<void> {
   const client = createAudienceClient({ ...options, adPlatform: options.adPlatform ?? "meta" });
 
   heading("Events (paginated)");
@@ -42,16 +50,30 @@ export async function quickstart(options: Pick<AudienceClientOptions, "baseUrl" 
 
   heading(`Benchmark of ${eid} (capacity)`);
   const benchmark = await readBenchmark(client, eid, { type: "capacity" });
-  console.log(table(benchmark.values.map((raw, i) => ({ "#": i + 1, raw, fraction: benchmark.fractions[i]?.toFixed(3) }))));
-  console.log(`\nDetected unit: ${benchmark.unit}${benchmark.ambiguous ? " (ambiguous: values between 1.5 and 3)" : ""}`);
+  console.log(
+    table(benchmark.values.map((raw, i) => ({ "#": i + 1, raw, fraction: benchmark.fractions[i]?.toFixed(3) }))),
+  );
+  console.log(
+    `\nDetected unit: ${benchmark.unit}${benchmark.ambiguous ? " (ambiguous: values between 1.5 and 3)" : ""}`,
+  );
 
   heading("Suggested taste clusters for 1 500, goal UTILIZATION");
-  const suggested = unwrap(await client.GET("/events/{eid}/suggested_tcs", { params: { path: { eid }, query: { budget: 1500, goal: "UTILIZATION" } } }));
+  const suggested = unwrap(
+    await client.GET("/events/{eid}/suggested_tcs", {
+      params: { path: { eid }, query: { budget: 1500, goal: "UTILIZATION" } },
+    }),
+  );
   console.log(table(asRows(suggested)));
 
   heading("Campaign setup");
   const setup = client.setupProcess(eid);
-  const draft = { goal: "UTILIZATION" as const, total_budget: 1500, start_date: "2027-05-01", end_date: "2027-05-31", tc_run_id: 42 };
+  const draft = {
+    goal: "UTILIZATION" as const,
+    total_budget: 1500,
+    start_date: "2027-05-01",
+    end_date: "2027-05-31",
+    tc_run_id: 42,
+  };
   await setup.create(draft);
   console.log(`  draft created                  state: ${setup.state}`);
   void setup.autosave({ ...draft, total_budget: 1800 });
@@ -59,11 +81,15 @@ export async function quickstart(options: Pick<AudienceClientOptions, "baseUrl" 
   await setup.flush();
   console.log(`  two edits autosaved (1 s debounce, the last one stored)`);
   const published = await setup.publish();
-  console.log(`  published                      state: ${setup.state}, boost task ${published.taskId ?? "(no id)"}, HTTP ${published.status}`);
+  console.log(
+    `  published                      state: ${setup.state}, boost task ${published.taskId ?? "(no id)"}, HTTP ${published.status}`,
+  );
   console.log(`  ad-platform connection         ${JSON.stringify(published.connection)}`);
 
   heading("Campaign results");
-  const results = unwrap(await client.GET("/integrations/{adplatform}/events/{eid}/campaign_results", { params: { path: { eid } } }));
+  const results = unwrap(
+    await client.GET("/integrations/{adplatform}/events/{eid}/campaign_results", { params: { path: { eid } } }),
+  );
   console.log(table(asRows(results)));
 
   heading("Messages");

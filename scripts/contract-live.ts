@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { operations } from "../generated/operations.ts";
 import { createAudienceClient } from "../src/index.ts";
 import { createOperationMatcher } from "../src/internal/operation-matcher.ts";
-import { startPrism, type PrismProcess } from "./lib/prism.ts";
+import { type PrismProcess, startPrism } from "./lib/prism.ts";
 import { sampleCalls } from "./lib/sample-calls.ts";
 
 interface Row {
@@ -26,8 +26,16 @@ const { values } = parseArgs({ options: { upstream: { type: "string" } } });
 function table(rows: Row[]): string {
   const cols = ["operation", "status", "requestId", "violation"] as const;
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => r[c].length)));
-  const line = (v: string[]) => v.map((x, i) => x.padEnd(widths[i] as number)).join("  ").trimEnd();
-  return [line([...cols]), line(widths.map((w) => "-".repeat(w))), ...rows.map((r) => line(cols.map((c) => r[c])))].join("\n");
+  const line = (v: string[]) =>
+    v
+      .map((x, i) => x.padEnd(widths[i] as number))
+      .join("  ")
+      .trimEnd();
+  return [
+    line([...cols]),
+    line(widths.map((w) => "-".repeat(w))),
+    ...rows.map((r) => line(cols.map((c) => r[c]))),
+  ].join("\n");
 }
 
 async function main(): Promise<number> {
@@ -51,9 +59,16 @@ async function main(): Promise<number> {
       const operation = op ? `${op.op.method} ${op.op.path}` : `${request.method} ${new URL(request.url).pathname}`;
       seen.add(operation);
       const header = response.headers.get("sl-violations");
-      const violations = header ? (JSON.parse(header) as Array<{ location?: string[]; message: string; severity?: string }>) : [];
+      const violations = header
+        ? (JSON.parse(header) as Array<{ location?: string[]; message: string; severity?: string }>)
+        : [];
       for (const v of violations) {
-        rows.push({ operation, status: String(response.status), requestId: response.headers.get("x-request-id") ?? "-", violation: `${v.severity ?? "Error"}: ${v.message}` });
+        rows.push({
+          operation,
+          status: String(response.status),
+          requestId: response.headers.get("x-request-id") ?? "-",
+          violation: `${v.severity ?? "Error"}: ${v.message}`,
+        });
       }
       return response;
     };
@@ -82,7 +97,12 @@ async function main(): Promise<number> {
       try {
         await client.request("get", op.path as never, (samples[key] ?? {}) as never);
       } catch (error) {
-        rows.push({ operation: key, status: "-", requestId: (error as { requestId?: string }).requestId ?? "-", violation: `client error: ${(error as Error).message}` });
+        rows.push({
+          operation: key,
+          status: "-",
+          requestId: (error as { requestId?: string }).requestId ?? "-",
+          violation: `client error: ${(error as Error).message}`,
+        });
       }
     }
     console.log(`contract:live — ${seen.size} operations checked through prism proxy against ${upstream}`);

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { quickstart } from "../examples/quickstart.ts";
-import { startPrism, type PrismProcess } from "./lib/prism.ts";
+import { type PrismProcess, startPrism } from "./lib/prism.ts";
 
 const { values } = parseArgs({ options: { "base-url": { type: "string" } } });
 let prism: PrismProcess | undefined;
@@ -22,7 +22,8 @@ process.on("SIGTERM", () => void stop(143));
 async function main(): Promise<void> {
   const env = process.env;
   if (values["base-url"]) {
-    if (!env.AI_USERNAME || !env.AI_PASSWORD) throw new Error("--base-url needs AI_USERNAME and AI_PASSWORD in the environment");
+    if (!env.AI_USERNAME || !env.AI_PASSWORD)
+      throw new Error("--base-url needs AI_USERNAME and AI_PASSWORD in the environment");
     console.log(`Running against ${values["base-url"]}`);
     await quickstart({
       baseUrl: values["base-url"],
@@ -34,7 +35,11 @@ async function main(): Promise<void> {
   } else {
     prism = await startPrism();
     console.log(`Prism mock of generated/openapi.json on ${prism.url}`);
-    await quickstart({ baseUrl: prism.url, mediaUrl: prism.url, credentials: { username: "demo", password: "demo-password" } });
+    await quickstart({
+      baseUrl: prism.url,
+      mediaUrl: prism.url,
+      credentials: { username: "demo", password: "demo-password" },
+    });
   }
 }
 

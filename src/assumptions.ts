@@ -61,7 +61,9 @@ export function boostTaskIdOf(body: Json): string | undefined {
  * as published when its `status`, `state` or `setup_status` field says PUBLISHED. */
 export function isPublishedForm(body: Json): boolean {
   if (!isRecord(body)) return false;
-  return ["status", "state", "setup_status"].some((k) => typeof body[k] === "string" && (body[k] as string).toUpperCase() === "PUBLISHED");
+  return ["status", "state", "setup_status"].some(
+    (k) => typeof body[k] === "string" && (body[k] as string).toUpperCase() === "PUBLISHED",
+  );
 }
 
 /** Section 2: the event list is `{ items: [...] }`; other lists' shapes are not shown. We take a
@@ -78,7 +80,16 @@ export const DEFAULT_BENCHMARK_FIELDS: readonly string[] = Object.freeze(["bench
 
 /** Task and status bodies are not shown. A poll reads `status` or `state` and stops on these
  * (case-insensitive) unless the caller passes its own terminal states. */
-export const DEFAULT_TERMINAL_STATES: readonly string[] = Object.freeze(["SUCCESS", "SUCCEEDED", "DONE", "COMPLETED", "FAILED", "FAILURE", "ERROR", "CANCELLED"]);
+export const DEFAULT_TERMINAL_STATES: readonly string[] = Object.freeze([
+  "SUCCESS",
+  "SUCCEEDED",
+  "DONE",
+  "COMPLETED",
+  "FAILED",
+  "FAILURE",
+  "ERROR",
+  "CANCELLED",
+]);
 
 export function statusOf(body: Json): string | undefined {
   if (typeof body === "string") return body;

@@ -4,7 +4,7 @@
  * validated before it is sent.
  */
 import createClient, { type Client } from "openapi-fetch";
-import { operations, type OperationInfo } from "../generated/operations.ts";
+import { type OperationInfo, operations } from "../generated/operations.ts";
 import { ValidationError } from "./errors/validation-error.ts";
 import { pathParamIssues } from "./guards/path-params.ts";
 import { rawPathIssues } from "./guards/raw-path.ts";
@@ -12,10 +12,10 @@ import { validateRequest } from "./guards/validate-request.ts";
 import { createOperationMatcher } from "./internal/operation-matcher.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
 import { Redactor } from "./internal/redact.ts";
-import { normalizeOptions, type AudienceClientOptions, type ClientConfig } from "./options.ts";
+import { type AudienceClientOptions, type ClientConfig, normalizeOptions } from "./options.ts";
 import { Session } from "./session/session.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
-import { OutgoingRequest, type CallInfo } from "./transport/outgoing.ts";
+import { type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
 import type { ClientPaths } from "./types.ts";
 import { createSetupProcess, type SetupProcess } from "./workflows/setup-process.ts";
 import { SetupStates } from "./workflows/setup-state.ts";
@@ -96,7 +96,10 @@ export interface InternalSeams {
 const opIndex = new Map<string, Map<string, OperationInfo>>();
 for (const op of operations) {
   let byPath = opIndex.get(op.method);
-  if (!byPath) opIndex.set(op.method, (byPath = new Map()));
+  if (!byPath) {
+    byPath = new Map();
+    opIndex.set(op.method, byPath);
+  }
   byPath.set(op.path, op);
 }
 
@@ -112,9 +115,19 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   const redactor = new Redactor();
   const match = createOperationMatcher({ main: config.baseUrl, media: config.mediaUrl });
   let session: Session | undefined;
-  const transport: Transport = createTransport({ config, redactor, match, session: () => session as Session, ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}) });
+  const transport: Transport = createTransport({
+    config,
+    redactor,
+    match,
+    session: () => session as Session,
+    ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}),
+  });
   session = new Session({ config, redactor, send: transport });
-  const api = createClient<ClientPaths>({ baseUrl: config.baseUrl.href, fetch: transport as (request: Request) => Promise<Response>, querySerializer: serializeQuery });
+  const api = createClient<ClientPaths>({
+    baseUrl: config.baseUrl.href,
+    fetch: transport as (request: Request) => Promise<Response>,
+    querySerializer: serializeQuery,
+  });
   const setupStates = new SetupStates();
   const hooks: CallHooks[] = [setupStates.hooks()];
   const setupHandles = new Map<string, SetupProcess>();
@@ -127,7 +140,8 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     // Paths outside the description are not validated below, so the path itself is checked first.
     if (!op) {
       const pathIssues = rawPathIssues(path);
-      if (pathIssues.length) throw new ValidationError(pathIssues, { method, expected: "a path of the API; nothing was sent" });
+      if (pathIssues.length)
+        throw new ValidationError(pathIssues, { method, expected: "a path of the API; nothing was sent" });
     }
     let next = init ?? {};
     let info: CallInfo | undefined;
@@ -145,14 +159,18 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     }
     const result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);
     if (info?.parseJson && result.response.ok && "data" in result) result.data = await jsonData(info, result);
-    if (op) for (const h of hooks) h.after?.({ op, params: next.params as CallParams | undefined, body: next.body }, result);
+    if (op)
+      for (const h of hooks) h.after?.({ op, params: next.params as CallParams | undefined, body: next.body }, result);
     return result;
   }
 
-  const raw = Object.fromEntries(METHODS.map((m) => [m, (path: string, init?: Record<string, unknown>) => call(m, path, init)])) as unknown as Pick<RawClient, (typeof METHODS)[number]>;
+  const raw = Object.fromEntries(
+    METHODS.map((m) => [m, (path: string, init?: Record<string, unknown>) => call(m, path, init)]),
+  ) as unknown as Pick<RawClient, (typeof METHODS)[number]>;
   const client: AudienceClient = {
     ...raw,
-    request: ((method: string, path: string, init?: Record<string, unknown>) => call(method.toUpperCase(), path, init)) as RawClient["request"],
+    request: ((method: string, path: string, init?: Record<string, unknown>) =>
+      call(method.toUpperCase(), path, init)) as RawClient["request"],
     use: (...m) => {
       middlewares += m.length;
       api.use(...m);
@@ -170,7 +188,8 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       const issues = pathParamIssues({ eid }, ["eid"]);
       if (issues.length) throw new ValidationError(issues.map((i) => ({ ...i, field: "eid" })));
       let handle = setupHandles.get(eid);
-      if (!handle) setupHandles.set(eid, (handle = createSetupProcess(client, setupStates, eid, seams.autosaveDebounceMs)));
+      if (!handle) handle = createSetupProcess(client, setupStates, eid, seams.autosaveDebounceMs);
+      setupHandles.set(eid, handle);
       return handle;
     },
   };
@@ -196,6 +215,7 @@ function publicConfig(config: ClientConfig): PublicConfig {
 }
 
 function withDefaults(op: OperationInfo, params: CallParams | undefined, config: ClientConfig): CallParams | undefined {
-  if (!op.pathParams.includes("adplatform") || !config.adPlatform || params?.path?.adplatform !== undefined) return params;
+  if (!op.pathParams.includes("adplatform") || !config.adPlatform || params?.path?.adplatform !== undefined)
+    return params;
   return { ...params, path: { ...params?.path, adplatform: config.adPlatform } };
 }

@@ -4,39 +4,88 @@
  * `@audience-intelligence/client/node`.
  * @module @audience-intelligence/client
  */
-export { createAudienceClient, type AudienceClient, type CallHooks, type CallParams, type HookedCall, type PublicConfig } from "./create-client.ts";
+
+export { API_VERSION } from "../generated/operations.ts";
+export {
+  type AudienceClient,
+  type CallHooks,
+  type CallParams,
+  createAudienceClient,
+  type HookedCall,
+  type PublicConfig,
+} from "./create-client.ts";
+export {
+  ApiError,
+  AuthenticationError,
+  NotFoundError,
+  PartnerAccessError,
+  RateLimitError,
+  ServerError,
+} from "./errors/api-error.ts";
+export { AudienceError, type ErrorContext, isAudienceError, type RedactedRequest } from "./errors/audience-error.ts";
+export { NetworkError, TimeoutError } from "./errors/network-error.ts";
+export { PartnerSelectionError } from "./errors/partner-selection-error.ts";
+export { type SetupState, SetupStateError } from "./errors/setup-state-error.ts";
+export { ValidationError, type ValidationIssue } from "./errors/validation-error.ts";
+export { SPEC } from "./limits.ts";
 export type { AudienceClientOptions, Logger, RetryOptions, SessionTokens } from "./options.ts";
 export { memoryTokenStore, type StoredSession, type TokenStore } from "./session/token-store.ts";
-export { unwrap, type RawResult } from "./unwrap.ts";
-export { AudienceError, isAudienceError, type ErrorContext, type RedactedRequest } from "./errors/audience-error.ts";
-export { ApiError, AuthenticationError, NotFoundError, PartnerAccessError, RateLimitError, ServerError } from "./errors/api-error.ts";
-export { NetworkError, TimeoutError } from "./errors/network-error.ts";
-export { ValidationError, type ValidationIssue } from "./errors/validation-error.ts";
-export { SetupStateError, type SetupState } from "./errors/setup-state-error.ts";
-export { PartnerSelectionError } from "./errors/partner-selection-error.ts";
-export { SPEC } from "./limits.ts";
-export { API_VERSION } from "../generated/operations.ts";
-export type { ClientPaths, paths, components, operations } from "./types.ts";
-
-// Workflows (Section 3, 8): small functions over a client, each tree-shakeable on its own.
-export type { SetupProcess, SetupPayload, EditPublishedClusterPayload, PublishedClusterEdit, PublishResult } from "./workflows/setup-process.ts";
-export { normalizeBenchmark, benchmarkValuesOf, type BenchmarkUnit, type NormalizedBenchmark, type NormalizeBenchmarkOptions } from "./workflows/benchmark.ts";
-export { listEvents, listEventCampaigns, readBenchmark, readPrediction, type BenchmarkRead, type Event, type PredictionType } from "./workflows/events.ts";
-export type { ListOptions } from "./workflows/list.ts";
-export { getPartners, getProfile, getFeatures, getPermissions, listPartnerMessages, countUnreadMessages, listNotifications, getNotificationStats } from "./workflows/reads.ts";
+export type { ClientPaths, components, operations, paths } from "./types.ts";
+export { type RawResult, unwrap } from "./unwrap.ts";
+export {
+  type BenchmarkUnit,
+  benchmarkValuesOf,
+  type NormalizeBenchmarkOptions,
+  type NormalizedBenchmark,
+  normalizeBenchmark,
+} from "./workflows/benchmark.ts";
 export {
   createCampaign,
+  createEventSeries,
+  getOptimisationStatus,
+  listAvailableEventsForSeries,
+  type QueryParams,
   setClientCampaignStatus,
+  setOptimisationStatus,
+  type WaitOptions,
   waitForClientCampaignStatusTask,
   watchAdPlatformConnection,
-  createEventSeries,
-  listAvailableEventsForSeries,
-  getOptimisationStatus,
-  setOptimisationStatus,
-  type QueryParams,
-  type WaitOptions,
 } from "./workflows/campaigns.ts";
-export { ingestTransactionSummary, ingestExcel, uploadMedia, type TransactionSummary, type UploadInput } from "./workflows/ingest.ts";
-export { paginate, type PaginateOptions, type PageRequest } from "./workflows/paginate.ts";
-export { poll, isTerminalStatus, taskPollDefaults, statusPollDefaults, type PollOptions } from "./workflows/poll.ts";
+export {
+  type BenchmarkRead,
+  type Event,
+  listEventCampaigns,
+  listEvents,
+  type PredictionType,
+  readBenchmark,
+  readPrediction,
+} from "./workflows/events.ts";
+export {
+  ingestExcel,
+  ingestTransactionSummary,
+  type TransactionSummary,
+  type UploadInput,
+  uploadMedia,
+} from "./workflows/ingest.ts";
+export type { ListOptions } from "./workflows/list.ts";
+export { type PageRequest, type PaginateOptions, paginate } from "./workflows/paginate.ts";
+export { isTerminalStatus, type PollOptions, poll, statusPollDefaults, taskPollDefaults } from "./workflows/poll.ts";
+export {
+  countUnreadMessages,
+  getFeatures,
+  getNotificationStats,
+  getPartners,
+  getPermissions,
+  getProfile,
+  listNotifications,
+  listPartnerMessages,
+} from "./workflows/reads.ts";
+// Workflows (Section 3, 8): small functions over a client, each tree-shakeable on its own.
+export type {
+  EditPublishedClusterPayload,
+  PublishedClusterEdit,
+  PublishResult,
+  SetupPayload,
+  SetupProcess,
+} from "./workflows/setup-process.ts";
 export { assertXlsx } from "./workflows/xlsx.ts";

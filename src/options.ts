@@ -2,9 +2,10 @@
  * Turns the caller's options into one complete, frozen configuration: defaults filled, bad values
  * refused with a TypeError that names the option. Nothing downstream re-checks or re-defaults.
  */
-import { CLIENT_DEFAULTS, SPEC } from "./limits.ts";
-import { PARTNER_ID_PATTERN, DEFAULT_BENCHMARK_FIELDS } from "./assumptions.ts";
+
+import { DEFAULT_BENCHMARK_FIELDS, PARTNER_ID_PATTERN } from "./assumptions.ts";
 import { isBrowserLike, isLoopbackHost } from "./internal/runtime.ts";
+import { CLIENT_DEFAULTS, SPEC } from "./limits.ts";
 import type { TokenStore } from "./session/token-store.ts";
 
 /** Receives request start/end, retries and session events. Lines never contain secrets. */
@@ -125,7 +126,8 @@ const fail = (option: string, problem: string): never => {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
 /** `value` if it is an object; otherwise refused as not being `shape`. */
-const object = (option: string, value: unknown, shape: string): Record<string, unknown> => (isObject(value) ? value : fail(option, `must be ${shape}`));
+const object = (option: string, value: unknown, shape: string): Record<string, unknown> =>
+  isObject(value) ? value : fail(option, `must be ${shape}`);
 
 function url(option: string, value: unknown): URL {
   if (typeof value !== "string" || !value.trim()) return fail(option, "must be a non-empty URL string");
@@ -138,33 +140,37 @@ function url(option: string, value: unknown): URL {
   if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && isLoopbackHost(parsed.hostname))) {
     fail(option, "must use https (plain http is accepted only for loopback addresses)");
   }
-  if (parsed.search || parsed.hash || parsed.username || parsed.password) fail(option, "must not carry a query, fragment or user info");
+  if (parsed.search || parsed.hash || parsed.username || parsed.password)
+    fail(option, "must not carry a query, fragment or user info");
   parsed.pathname = parsed.pathname.replace(/\/+$/, "");
   return parsed;
 }
 
 function positiveInt(option: string, value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) return fail(option, "must be a positive integer");
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
+    return fail(option, "must be a positive integer");
   if (value > max) fail(option, `must be at most ${max}`);
   return value;
 }
 
 function nonNegative(option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) return fail(option, "must be a finite number ≥ 0");
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+    return fail(option, "must be a finite number ≥ 0");
   return value;
 }
 
 function token(option: string, value: unknown, required: boolean): string | undefined {
   if (value === undefined && !required) return undefined;
-  if (typeof value !== "string" || !value.trim() || /[\s]/.test(value)) return fail(option, "must be a non-empty string without whitespace");
+  if (typeof value !== "string" || !value.trim() || /[\s]/.test(value))
+    return fail(option, "must be a non-empty string without whitespace");
   return value;
 }
 
 /** Section 5.5: the partner id goes into a header; whitespace or CR/LF would split or corrupt it. */
-export function checkPartnerId(option: string, value: unknown): string {
-  if (typeof value !== "string" || !value || /[\s\u0000-\u001f\u007f]/.test(value)) {
+function checkPartnerId(option: string, value: unknown): string {
+  if (typeof value !== "string" || !value || hasControlOrSpace(value)) {
     return fail(option, "must be a non-empty partner id without whitespace or control characters");
   }
   return value;
@@ -179,7 +185,11 @@ export function checkPartnerId(option: string, value: unknown): string {
 function adPlatformSegment(value: unknown): string {
   let text = token("adPlatform", value, true) as string;
   for (let previous = ""; text !== previous; ) {
-    if (text === "." || text === ".." || /[/\\]/.test(text)) fail("adPlatform", "must not be '.' or '..' or contain '/' or '\\', percent-encoded or not (it would change the URL's path)");
+    if (text === "." || text === ".." || /[/\\]/.test(text))
+      fail(
+        "adPlatform",
+        "must not be '.' or '..' or contain '/' or '\\', percent-encoded or not (it would change the URL's path)",
+      );
     previous = text;
     try {
       text = decodeURIComponent(text);
@@ -195,12 +205,22 @@ function adPlatformSegment(value: unknown): string {
  * test tools do, is used). The transport recognizes it and calls `fetch(url, init)` directly,
  * which builds one Request instead of two.
  */
+/** Whitespace or a control character (U+0000–U+001F, U+007F): never valid in a header value or path segment. */
+function hasControlOrSpace(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f || /\s/.test(value[i] ?? "")) return true;
+  }
+  return false;
+}
+
 export const globalFetch = (request: Request): Promise<Response> => globalThis.fetch(request);
 
 export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
   if (!isObject(options)) throw new TypeError("createAudienceClient: options must be an object");
   const baseUrl = url("baseUrl", options.baseUrl);
-  const mediaUrl = options.mediaUrl === undefined ? new URL(`${baseUrl.origin}/api/media`) : url("mediaUrl", options.mediaUrl);
+  const mediaUrl =
+    options.mediaUrl === undefined ? new URL(`${baseUrl.origin}/api/media`) : url("mediaUrl", options.mediaUrl);
 
   let credentials: ClientConfig["credentials"];
   if (options.credentials !== undefined) {
@@ -220,9 +240,13 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
       ...(idToken ? { idToken } : {}),
     });
   }
-  if (!credentials && !session && !options.tokenStore) fail("credentials", "or session or tokenStore is required to authenticate");
+  if (!credentials && !session && !options.tokenStore)
+    fail("credentials", "or session or tokenStore is required to authenticate");
   if (isBrowserLike() && !options.dangerouslyAllowBrowser && (credentials || session?.refreshToken)) {
-    fail("credentials", "(a password or refresh token) is server-side only (Section 5.4); pass dangerouslyAllowBrowser: true to allow it in a browser");
+    fail(
+      "credentials",
+      "(a password or refresh token) is server-side only (Section 5.4); pass dangerouslyAllowBrowser: true to allow it in a browser",
+    );
   }
   const tokenStore = options.tokenStore;
   if (tokenStore !== undefined && (typeof tokenStore?.get !== "function" || typeof tokenStore?.set !== "function")) {
@@ -230,19 +254,27 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
   }
   const partnerId = options.partnerId === undefined ? undefined : checkPartnerId("partnerId", options.partnerId);
   const patterns = options.partnerIdPatterns ?? [];
-  if (!Array.isArray(patterns) || !patterns.every((p) => p instanceof RegExp)) fail("partnerIdPatterns", "must be an array of RegExp");
+  if (!Array.isArray(patterns) || !patterns.every((p) => p instanceof RegExp))
+    fail("partnerIdPatterns", "must be an array of RegExp");
   const fetchFn = options.fetch ?? (typeof globalThis.fetch === "function" ? globalFetch : undefined);
   if (typeof fetchFn !== "function") fail("fetch", "must be a function (no global fetch in this runtime)");
   const retry: RetryOptions = object("retry", options.retry ?? {}, "an object");
   const rateLimitDelayMs = retry.rateLimitDelayMs ?? [SPEC.rateLimitWaitMinMs, SPEC.rateLimitWaitMaxMs];
-  if (!Array.isArray(rateLimitDelayMs) || rateLimitDelayMs.length !== 2 || !rateLimitDelayMs.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0) || rateLimitDelayMs[0] > rateLimitDelayMs[1]) {
+  if (
+    !Array.isArray(rateLimitDelayMs) ||
+    rateLimitDelayMs.length !== 2 ||
+    !rateLimitDelayMs.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0) ||
+    rateLimitDelayMs[0] > rateLimitDelayMs[1]
+  ) {
     fail("retry.rateLimitDelayMs", "must be [min, max] with 0 ≤ min ≤ max");
   }
   const logger: Logger = object("logger", options.logger ?? {}, "an object with debug/info/warn functions");
   const adPlatform = options.adPlatform === undefined ? undefined : adPlatformSegment(options.adPlatform);
-  if (options.ratePacing !== undefined && typeof options.ratePacing !== "boolean") fail("ratePacing", "must be true or false");
+  if (options.ratePacing !== undefined && typeof options.ratePacing !== "boolean")
+    fail("ratePacing", "must be true or false");
   const benchmarkFields = options.benchmarkFields ?? DEFAULT_BENCHMARK_FIELDS;
-  if (!Array.isArray(benchmarkFields) || !benchmarkFields.every((f) => typeof f === "string" && f)) fail("benchmarkFields", "must be an array of non-empty strings");
+  if (!Array.isArray(benchmarkFields) || !benchmarkFields.every((f) => typeof f === "string" && f))
+    fail("benchmarkFields", "must be an array of non-empty strings");
 
   return Object.freeze({
     baseUrl,
@@ -265,9 +297,18 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
     timeoutMs: positiveInt("timeoutMs", options.timeoutMs, CLIENT_DEFAULTS.attemptTimeoutMs),
     logger,
     adPlatform,
-    maxPageLimit: positiveInt("maxPageLimit", options.maxPageLimit, CLIENT_DEFAULTS.maxPageLimit, CLIENT_DEFAULTS.maxPageLimitCeiling),
+    maxPageLimit: positiveInt(
+      "maxPageLimit",
+      options.maxPageLimit,
+      CLIENT_DEFAULTS.maxPageLimit,
+      CLIENT_DEFAULTS.maxPageLimitCeiling,
+    ),
     benchmarkFields: Object.freeze([...benchmarkFields]),
-    rateLimitQuietPeriodMs: nonNegative("rateLimitQuietPeriodMs", options.rateLimitQuietPeriodMs, CLIENT_DEFAULTS.rateLimitQuietPeriodMs),
+    rateLimitQuietPeriodMs: nonNegative(
+      "rateLimitQuietPeriodMs",
+      options.rateLimitQuietPeriodMs,
+      CLIENT_DEFAULTS.rateLimitQuietPeriodMs,
+    ),
     ratePacing: options.ratePacing ?? true,
   });
 }

@@ -3,14 +3,23 @@
  * action at a time, so that an action whose target matches nothing fails generation with its
  * file and index — no overlay tool reports that on its own.
  */
-import { readFile, readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { openapiOverlay } from "openapi-format";
 import { parse } from "yaml";
 
 type Doc = Record<string, unknown>;
-interface OverlayAction { target: string; description?: string; update?: unknown; remove?: boolean; copy?: string }
-interface OverlayDocument { overlay: string; actions: OverlayAction[] }
+interface OverlayAction {
+  target: string;
+  description?: string;
+  update?: unknown;
+  remove?: boolean;
+  copy?: string;
+}
+interface OverlayDocument {
+  overlay: string;
+  actions: OverlayAction[];
+}
 
 export async function overlayFiles(dir: string): Promise<string[]> {
   const names = (await readdir(dir)).filter((n) => /\.overlay\.ya?ml$/.test(n)).sort();

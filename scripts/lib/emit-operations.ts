@@ -1,10 +1,11 @@
 /** Emits generated/operations.ts: one row per operation of the merged description. */
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document read as loose JSON; each field is checked where it is used
 type Doc = Record<string, any>;
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options"] as const;
 const RETRY = new Set(["repeatable", "check-first", "never"]);
 
-export interface OperationRow {
+interface OperationRow {
   method: string;
   path: string;
   operationId: string;
@@ -14,7 +15,7 @@ export interface OperationRow {
   pathParams: string[];
 }
 
-export function operationRows(doc: Doc): OperationRow[] {
+function operationRows(doc: Doc): OperationRow[] {
   const rows: OperationRow[] = [];
   for (const [path, item] of Object.entries<Doc>(doc.paths ?? {})) {
     for (const method of METHODS) {
@@ -41,7 +42,8 @@ export function operationRows(doc: Doc): OperationRow[] {
 }
 
 /** The retry policy an operation has unless `x-retry` says otherwise. */
-const defaultRetry = (method: string): OperationRow["retry"] => (method === "POST" || method === "PATCH" ? "never" : "repeatable");
+const defaultRetry = (method: string): OperationRow["retry"] =>
+  method === "POST" || method === "PATCH" ? "never" : "repeatable";
 
 /**
  * One row as one line, `METHOD /path operationId [flags]`: `media` for the media host, `public`
@@ -49,8 +51,13 @@ const defaultRetry = (method: string): OperationRow["retry"] => (method === "POS
  * once at load: lines and a decoder gzip smaller than object literals (issue 5's size budget).
  */
 function encodeRow(r: OperationRow): string {
-  if (!/^\S+$/.test(`${r.path}${r.operationId ?? ""}`)) throw new Error(`${r.method} ${r.path}: needs an operationId, and neither may contain whitespace`);
-  const flags = [...(r.host === "media" ? ["media"] : []), ...(r.auth ? [] : ["public"]), ...(r.retry === defaultRetry(r.method) ? [] : [r.retry])];
+  if (!/^\S+$/.test(`${r.path}${r.operationId ?? ""}`))
+    throw new Error(`${r.method} ${r.path}: needs an operationId, and neither may contain whitespace`);
+  const flags = [
+    ...(r.host === "media" ? ["media"] : []),
+    ...(r.auth ? [] : ["public"]),
+    ...(r.retry === defaultRetry(r.method) ? [] : [r.retry]),
+  ];
   return [r.method, r.path, r.operationId, ...flags].join(" ");
 }
 

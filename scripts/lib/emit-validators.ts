@@ -10,11 +10,26 @@
  * is a plain-object check piped into an object with a catchall rather than `z.record` (~0.3 KB
  * less); and a query schema several operations share is emitted once.
  */
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI schema read as loose JSON; each keyword is checked where it is used
 type Schema = Record<string, any>;
 
 const SUPPORTED = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "enum", "format", "minLength",
-  "minimum", "minItems", "pattern", "description", "$ref", "contentMediaType", "anyOf", "examples",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "format",
+  "minLength",
+  "minimum",
+  "minItems",
+  "pattern",
+  "description",
+  "$ref",
+  "contentMediaType",
+  "anyOf",
+  "examples",
 ]);
 
 function refName(ref: string): string {
@@ -22,7 +37,10 @@ function refName(ref: string): string {
 }
 
 function collectRefs(schema: unknown, into: Set<string>): void {
-  if (Array.isArray(schema)) return schema.forEach((s) => collectRefs(s, into));
+  if (Array.isArray(schema)) {
+    for (const s of schema) collectRefs(s, into);
+    return;
+  }
   if (!schema || typeof schema !== "object") return;
   for (const [k, v] of Object.entries(schema)) {
     if (k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/")) into.add(refName(v));
@@ -71,7 +89,12 @@ function toZod(s: Schema, where: string): string {
       });
       // Same reading as openapi-typescript: `true` adds an index signature, absent accepts extra
       // keys without typing them, `false` refuses them.
-      const ctor = s.additionalProperties === false ? "z.strictObject" : s.additionalProperties === true ? "z.looseObject" : "z.object";
+      const ctor =
+        s.additionalProperties === false
+          ? "z.strictObject"
+          : s.additionalProperties === true
+            ? "z.looseObject"
+            : "z.object";
       base = `${ctor}({ ${props.join(", ")} })`;
       break;
     }
@@ -109,14 +132,19 @@ function operationTable(doc: Schema): { shared: string[]; rows: string[] } {
       const op = item[method];
       if (!op) continue;
       const where = `${method.toUpperCase()} ${path}`;
-      const params = (op.parameters ?? []).map((p: Schema) => resolveParameter(doc, p)).filter((p: Schema) => p.in === "query");
+      const params = (op.parameters ?? [])
+        .map((p: Schema) => resolveParameter(doc, p))
+        .filter((p: Schema) => p.in === "query");
       const entry: (typeof entries)[number] = { where };
       if (params.length) {
         const props = params.map((p: Schema) => {
           const inner = toZod(p.schema ?? {}, `${where} ?${p.name}`);
           return `${JSON.stringify(p.name)}: ${p.required ? inner : `z.optional(${inner})`}`;
         });
-        entry.query = { names: params.map((p: Schema) => String(p.name)), code: `z.looseObject({ ${props.join(", ")} })` };
+        entry.query = {
+          names: params.map((p: Schema) => String(p.name)),
+          code: `z.looseObject({ ${props.join(", ")} })`,
+        };
       }
       const body = op.requestBody?.content?.["application/json"]?.schema;
       if (body) entry.body = toZod(body, `${where} body`);
@@ -137,7 +165,10 @@ function operationTable(doc: Schema): { shared: string[]; rows: string[] } {
     shared.push(`const ${name} = ${e.query.code};`);
   }
   const rows = entries.map((e) => {
-    const parts = [...(e.query ? [`query: ${names.get(e.query.code) ?? e.query.code}`] : []), ...(e.body ? [`body: ${e.body}`] : [])];
+    const parts = [
+      ...(e.query ? [`query: ${names.get(e.query.code) ?? e.query.code}`] : []),
+      ...(e.body ? [`body: ${e.body}`] : []),
+    ];
     return `  ${JSON.stringify(e.where)}: { ${parts.join(", ")} },`;
   });
   return { shared, rows };
@@ -163,7 +194,7 @@ export function emitValidators(doc: Schema, header: string): string {
     for (const d of [...deps].sort()) visit(d, [...trail, name]);
     ordered.push(name);
   };
-  [...roots].sort().forEach((r) => visit(r, []));
+  for (const r of [...roots].sort()) visit(r, []);
   const body = ordered.map((name) => {
     const s = schemas[name] as Schema;
     const doc1 = s.description ? `/** ${String(s.description).replace(/\*\//g, "*\\/")} */\n` : "";

@@ -3,10 +3,10 @@
  * generated/openapi.json or as a validating proxy in front of an upstream, and resolves once it
  * answers. Shared by the test global setup, `npm run demo` and `npm run contract:live`.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createServer } from "node:net";
 
 /** A port on 127.0.0.1 that was free a moment ago. */
 export function freePort(): Promise<number> {
@@ -15,7 +15,9 @@ export function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }

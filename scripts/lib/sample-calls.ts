@@ -20,7 +20,16 @@ const form = (bytes: Uint8Array, name: string, type: string): FormData => {
 
 export function sampleCalls({ eid: id, xlsx }: SampleContext): Record<string, SampleInit> {
   const eid = { path: { eid: id } };
-  const setupBody = { goal: "ROAS", total_budget: 1500, start_date: "2027-05-01", end_date: "2027-05-31", tc_run_id: 42, creatives: [], targeting: [], integration_details: [] };
+  const setupBody = {
+    goal: "ROAS",
+    total_budget: 1500,
+    start_date: "2027-05-01",
+    end_date: "2027-05-31",
+    tc_run_id: 42,
+    creatives: [],
+    targeting: [],
+    integration_details: [],
+  };
   return {
     "POST /auth": { body: { username: "demo", password: "demo-password" } },
     "POST /auth/refresh_token": { body: { token: "mock-refresh-token-opaque-7d1f4c" } },
@@ -50,13 +59,24 @@ export function sampleCalls({ eid: id, xlsx }: SampleContext): Record<string, Sa
     "PUT /events/{eid}/campaign_optimisation_status": { params: { ...eid, query: { params: { enabled: true } } } },
     "GET /events/{eid}/ad_campaign_optimisation_status": { params: eid },
     "PUT /events/{eid}/ad_campaign_optimisation_status": { params: { ...eid, query: { params: { enabled: false } } } },
-    "GET /setup_processes/call_to_action/": { params: { query: { goal: "LINK_CLICKS", has_pixel: true, lead_form_id: "" } } },
+    "GET /setup_processes/call_to_action/": {
+      params: { query: { goal: "LINK_CLICKS", has_pixel: true, lead_form_id: "" } },
+    },
     "GET /setup_processes/{eid}": { params: eid },
     "POST /setup_processes/{eid}": { params: { path: { eid: "evt-2001" } }, body: setupBody },
     "PUT /setup_processes/{eid}": { params: { path: { eid: "evt-2002" } }, body: setupBody },
     "POST /setup_processes/{eid}/boost": { params: { path: { eid: "evt-2003" } } },
     "DELETE /setup_processes/{eid}": { params: { path: { eid: "evt-2004" } } },
-    "POST /campaigns_setup": { body: { eid: "evt-2005", tc: "Indie & Folk lovers", tc_run_id: 42, audience_id: "aud-1", creatives: [], targeting: [] } },
+    "POST /campaigns_setup": {
+      body: {
+        eid: "evt-2005",
+        tc: "Indie & Folk lovers",
+        tc_run_id: 42,
+        audience_id: "aud-1",
+        creatives: [],
+        targeting: [],
+      },
+    },
     "POST /campaigns/": { params: { query: { params: { eid: id, budget: 500 } } } },
     "GET /integrations/{adplatform}/events/{eid}/campaign_results": { params: eid },
     "GET /integrations/{adplatform}/events/{eid}/fb_insights": { params: eid },
@@ -65,8 +85,13 @@ export function sampleCalls({ eid: id, xlsx }: SampleContext): Record<string, Sa
     "GET /messages/totalunread": {},
     "GET /notifications/": { params: { query: { limit: 20 } } },
     "GET /notifications/stats": {},
-    "POST /ingest/transaction_summary": { body: { eid: id, from: "2026-11-01", to: "2026-11-21", tickets: [{ type: "GA", sold: 120, revenue: 4200.5 }] } },
-    "POST /ingest/transaction_summary/from_excel": { params: { query: { eid: id } }, body: form(xlsx(), "sales.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet") },
+    "POST /ingest/transaction_summary": {
+      body: { eid: id, from: "2026-11-01", to: "2026-11-21", tickets: [{ type: "GA", sold: 120, revenue: 4200.5 }] },
+    },
+    "POST /ingest/transaction_summary/from_excel": {
+      params: { query: { eid: id } },
+      body: form(xlsx(), "sales.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    },
     "POST /media": { body: form(new TextEncoder().encode("GIF89a-mock-image"), "banner.gif", "image/gif") },
   };
 }

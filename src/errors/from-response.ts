@@ -1,12 +1,25 @@
 /** The one factory that maps an HTTP error response to its error class. */
 import { errorCodeOf } from "../assumptions.ts";
-import { recordOf, type CallRecord } from "../internal/call-record.ts";
+import { type CallRecord, recordOf } from "../internal/call-record.ts";
 import type { Redactor } from "../internal/redact.ts";
-import { ApiError, AuthenticationError, NotFoundError, PartnerAccessError, RateLimitError, ServerError, type ApiErrorDetails } from "./api-error.ts";
+import {
+  ApiError,
+  type ApiErrorDetails,
+  AuthenticationError,
+  NotFoundError,
+  PartnerAccessError,
+  RateLimitError,
+  ServerError,
+} from "./api-error.ts";
 
 const WRITE_NOTE = "the write may have happened: check before repeating it (Section 3 rule 3)";
 
-export function errorFromResponse(response: Response, body: unknown, redactor: Redactor, fallback?: Partial<CallRecord>): ApiError {
+export function errorFromResponse(
+  response: Response,
+  body: unknown,
+  redactor: Redactor,
+  fallback?: Partial<CallRecord>,
+): ApiError {
   const record = { ...fallback, ...recordOf(response) };
   const status = response.status;
   const safeBody = redactor.value(body);
@@ -30,7 +43,8 @@ export function errorFromResponse(response: Response, body: unknown, redactor: R
     expected: "a 2xx response",
   };
   const note = record.mayHaveSucceeded ? `; ${WRITE_NOTE}` : "";
-  if (status === 401) return new AuthenticationError(`${where}: HTTP 401, the access token was refused${tail}`, details);
+  if (status === 401)
+    return new AuthenticationError(`${where}: HTTP 401, the access token was refused${tail}`, details);
   if (status === 403) {
     return new PartnerAccessError(
       `${where}: HTTP 403 — the token is valid but X-Preferred-Partner-Id (${record.partnerId ?? "not sent"}) is missing or wrong for it (Section 5.5)${tail}`,
@@ -39,9 +53,14 @@ export function errorFromResponse(response: Response, body: unknown, redactor: R
   }
   if (status === 404) return new NotFoundError(`${where}: HTTP 404, not found${tail}`, details);
   if (status === 429) {
-    const wait = record.retryAfterMs === undefined ? "" : `; the server asked to wait ${Math.ceil(record.retryAfterMs / 1000)} s`;
-    return new RateLimitError(`${where}: HTTP 429, rate limited after ${record.attempts ?? 1} attempt(s)${wait}${note}${tail}`, { ...details, retryAfterMs: record.retryAfterMs });
+    const wait =
+      record.retryAfterMs === undefined ? "" : `; the server asked to wait ${Math.ceil(record.retryAfterMs / 1000)} s`;
+    return new RateLimitError(
+      `${where}: HTTP 429, rate limited after ${record.attempts ?? 1} attempt(s)${wait}${note}${tail}`,
+      { ...details, retryAfterMs: record.retryAfterMs },
+    );
   }
-  if (status >= 500) return new ServerError(`${where}: HTTP ${status} after ${record.attempts ?? 1} attempt(s)${note}${tail}`, details);
+  if (status >= 500)
+    return new ServerError(`${where}: HTTP ${status} after ${record.attempts ?? 1} attempt(s)${note}${tail}`, details);
   return new ApiError(`${where}: HTTP ${status}${tail}`, details);
 }

@@ -15,7 +15,7 @@ const DOTS = /^(\.|%2e){1,2}$/i;
  * Longest id accepted. Far above any id the API issues, far below what a request line may carry:
  * without a cap a 1 MB eid was sent, and refused by the server (HTTP 431) only after it went out.
  */
-export const MAX_ID_LENGTH = 512;
+const MAX_ID_LENGTH = 512;
 
 /**
  * Parameters that are free text rather than identifiers: inner spaces allowed, only leading or
@@ -31,7 +31,8 @@ export function idIssues(value: unknown, field: string, freeText = false): Valid
   if (value.trim() === "") return [{ field, message: "must not be empty" }];
   if (DOTS.test(value)) return [{ field, message: "must not be '.' or '..' (it would change the URL's path)" }];
   if (hasControlCharacter(value)) return [{ field, message: "must not contain control characters (CR, LF, …)" }];
-  if (freeText ? value.trim() !== value : /\s/.test(value)) return [{ field, message: freeText ? "must not start or end with whitespace" : "must not contain whitespace" }];
+  if (freeText ? value.trim() !== value : /\s/.test(value))
+    return [{ field, message: freeText ? "must not start or end with whitespace" : "must not contain whitespace" }];
   if (value.length > MAX_ID_LENGTH) return [{ field, message: `must be at most ${MAX_ID_LENGTH} characters` }];
   return [];
 }
@@ -45,6 +46,9 @@ export function hasControlCharacter(text: string): boolean {
   return false;
 }
 
-export function pathParamIssues(path: Readonly<Record<string, unknown>> | undefined, names: readonly string[]): ValidationIssue[] {
+export function pathParamIssues(
+  path: Readonly<Record<string, unknown>> | undefined,
+  names: readonly string[],
+): ValidationIssue[] {
   return names.flatMap((name) => idIssues(path?.[name], `params.path.${name}`, FREE_TEXT.has(name)));
 }

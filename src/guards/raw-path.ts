@@ -12,9 +12,18 @@ import { hasControlCharacter } from "./path-params.ts";
 const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
 
 export function rawPathIssues(path: unknown): ValidationIssue[] {
-  if (typeof path !== "string" || !path.startsWith("/")) return [{ field: "path", message: "must be a string starting with /" }];
-  if (/\s/.test(path) || hasControlCharacter(path)) return [{ field: "path", message: "must not contain whitespace or control characters" }];
-  if (/[?#]/.test(path)) return [{ field: "path", message: "must not contain ? or #: pass query parameters in params.query" }];
-  if (path.split("/").some((segment) => DOT_SEGMENT.test(segment))) return [{ field: "path", message: "must not contain '.' or '..' segments (URL parsing would move the call to another path)" }];
+  if (typeof path !== "string" || !path.startsWith("/"))
+    return [{ field: "path", message: "must be a string starting with /" }];
+  if (/\s/.test(path) || hasControlCharacter(path))
+    return [{ field: "path", message: "must not contain whitespace or control characters" }];
+  if (/[?#]/.test(path))
+    return [{ field: "path", message: "must not contain ? or #: pass query parameters in params.query" }];
+  if (path.split("/").some((segment) => DOT_SEGMENT.test(segment)))
+    return [
+      {
+        field: "path",
+        message: "must not contain '.' or '..' segments (URL parsing would move the call to another path)",
+      },
+    ];
   return [];
 }

@@ -13,13 +13,17 @@ const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null 
 // Only real calendar dates are compared: the generated schema already reports the others, once.
 function dateOrder(body: unknown, from: string, to: string, prefix: string): ValidationIssue[] {
   if (!isRecord(body) || !isCalendarDate(body[from]) || !isCalendarDate(body[to])) return [];
-  return (body[from] as string) > (body[to] as string) ? [{ field: `${prefix}.${to}`, message: `must not be before ${from}` }] : [];
+  return (body[from] as string) > (body[to] as string)
+    ? [{ field: `${prefix}.${to}`, message: `must not be before ${from}` }]
+    : [];
 }
 
 function positive(container: unknown, key: string, prefix: string): ValidationIssue[] {
   if (!isRecord(container) || container[key] === undefined) return [];
   const v = container[key];
-  return typeof v === "number" && Number.isFinite(v) && v <= 0 ? [{ field: `${prefix}.${key}`, message: "must be greater than 0" }] : [];
+  return typeof v === "number" && Number.isFinite(v) && v <= 0
+    ? [{ field: `${prefix}.${key}`, message: "must be greater than 0" }]
+    : [];
 }
 
 /**
@@ -35,13 +39,17 @@ function eidIssues(container: unknown, prefix: string): ValidationIssue[] {
 export function ruleIssues(operation: string, query: unknown, body: unknown, maxPageLimit: number): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (isRecord(query) && typeof query.limit === "number" && query.limit > maxPageLimit) {
-    issues.push({ field: "query.limit", message: `must be at most ${maxPageLimit}: bulk reads paginate, and large pages such as limit=10000 are refused by the API's guidance (Section 8.5); page through results instead` });
+    issues.push({
+      field: "query.limit",
+      message: `must be at most ${maxPageLimit}: bulk reads paginate, and large pages such as limit=10000 are refused by the API's guidance (Section 8.5); page through results instead`,
+    });
   }
   issues.push(...positive(query, "budget", "query"));
   if (operation === "POST /setup_processes/{eid}" || operation === "PUT /setup_processes/{eid}") {
     issues.push(...dateOrder(body, "start_date", "end_date", "body"), ...positive(body, "total_budget", "body"));
   }
-  if (operation === "POST /ingest/transaction_summary") issues.push(...dateOrder(body, "from", "to", "body"), ...eidIssues(body, "body"));
+  if (operation === "POST /ingest/transaction_summary")
+    issues.push(...dateOrder(body, "from", "to", "body"), ...eidIssues(body, "body"));
   if (operation === "POST /campaigns_setup") issues.push(...eidIssues(body, "body"));
   if (operation === "POST /ingest/transaction_summary/from_excel") issues.push(...eidIssues(query, "query"));
   return issues;

@@ -1,6 +1,7 @@
 /** Everything refused before sending, for every call (helpers and raw typed calls alike). */
-import { requestValidators } from "../../generated/validators.ts";
+
 import type { OperationInfo } from "../../generated/operations.ts";
+import { requestValidators } from "../../generated/validators.ts";
 import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
 import { pathParamIssues } from "./path-params.ts";
 import { ruleIssues } from "./request-rules.ts";
@@ -25,5 +26,10 @@ export function validateRequest(call: OutgoingCall, maxPageLimit: number): void 
     if (!result.success) issues.push(...toValidationIssues(result.error.issues, "body"));
   }
   issues.push(...ruleIssues(key, call.params?.query, call.body, maxPageLimit));
-  if (issues.length) throw new ValidationError(issues, { method: call.op.method, path: call.op.path, expected: "valid input; nothing was sent" });
+  if (issues.length)
+    throw new ValidationError(issues, {
+      method: call.op.method,
+      path: call.op.path,
+      expected: "valid input; nothing was sent",
+    });
 }

@@ -17,7 +17,9 @@ interface ZodIssueLike {
 function reason(issue: ZodIssueLike): string {
   switch (issue.code) {
     case "invalid_type":
-      return issue.expected === "number" ? "must be a finite number" : `must be ${issue.expected === "object" ? "an" : "a"} ${issue.expected ?? "value of the right type"}`;
+      return issue.expected === "number"
+        ? "must be a finite number"
+        : `must be ${issue.expected === "object" ? "an" : "a"} ${issue.expected ?? "value of the right type"}`;
     case "too_small":
       if (issue.origin === "array") return `must have at least ${String(issue.minimum)} item(s)`;
       if (issue.origin === "string") return "must not be empty";
@@ -36,5 +38,8 @@ function reason(issue: ZodIssueLike): string {
 }
 
 export function toValidationIssues(issues: readonly ZodIssueLike[], prefix: string): ValidationIssue[] {
-  return issues.map((issue) => ({ field: [prefix, ...issue.path.map(String)].filter(Boolean).join("."), message: reason(issue) }));
+  return issues.map((issue) => ({
+    field: [prefix, ...issue.path.map(String)].filter(Boolean).join("."),
+    message: reason(issue),
+  }));
 }

@@ -5,8 +5,14 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(
-      (value) => (signal.removeEventListener("abort", onAbort), resolve(value)),
-      (error: unknown) => (signal.removeEventListener("abort", onAbort), reject(error)),
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
     );
   });
 }

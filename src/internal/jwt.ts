@@ -3,7 +3,10 @@ export function decodeJwtPayload(token: string): Record<string, unknown> | undef
   const part = token.split(".")[1];
   if (!part) return undefined;
   try {
-    const base64 = part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "=");
+    const base64 = part
+      .replace(/-/g, "+")
+      .replace(/_/g, "/")
+      .padEnd(Math.ceil(part.length / 4) * 4, "=");
     const text = new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
     const payload: unknown = JSON.parse(text);
     return typeof payload === "object" && payload !== null ? (payload as Record<string, unknown>) : undefined;

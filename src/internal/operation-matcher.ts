@@ -1,5 +1,5 @@
 /** Finds the operation of a request from its URL, so every policy can read the operation's row. */
-import { operations, type OperationInfo } from "../../generated/operations.ts";
+import { type OperationInfo, operations } from "../../generated/operations.ts";
 
 export interface MatchedOperation {
   readonly op: OperationInfo;
@@ -12,10 +12,13 @@ interface Compiled {
   literal: number;
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function compile(op: OperationInfo): Compiled {
-  const source = op.path.split(/(\{[^}]+\})/).map((part) => (part.startsWith("{") ? "([^/]+)" : escape(part))).join("");
+  const source = op.path
+    .split(/(\{[^}]+\})/)
+    .map((part) => (part.startsWith("{") ? "([^/]+)" : escapeRegExp(part)))
+    .join("");
   return { op, regex: new RegExp(`^${source}$`), literal: op.path.replace(/\{[^}]+\}/g, "").length };
 }
 
@@ -36,7 +39,9 @@ export function createOperationMatcher(bases: { main: URL; media: URL }) {
         const m = c.regex.exec(rest);
         if (!m) continue;
         const pathParams: Record<string, string> = {};
-        c.op.pathParams.forEach((name, i) => (pathParams[name] = decodeURIComponent(m[i + 1] ?? "")));
+        c.op.pathParams.forEach((name, i) => {
+          pathParams[name] = decodeURIComponent(m[i + 1] ?? "");
+        });
         return { op: c.op, pathParams };
       }
     }

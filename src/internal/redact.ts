@@ -37,7 +37,11 @@ export class Redactor {
   headers(headers: Headers): Record<string, string> {
     const out: Record<string, string> = {};
     headers.forEach((value, key) => {
-      out[key] = SECRET_HEADERS.has(key.toLowerCase()) ? (value.startsWith("Bearer ") ? `Bearer ${MASK}` : MASK) : this.text(value);
+      out[key] = SECRET_HEADERS.has(key.toLowerCase())
+        ? value.startsWith("Bearer ")
+          ? `Bearer ${MASK}`
+          : MASK
+        : this.text(value);
     });
     return out;
   }

@@ -14,16 +14,27 @@ async function read(path: string, field: string): Promise<Uint8Array> {
   try {
     return new Uint8Array(await readFile(path));
   } catch (error) {
-    throw new ValidationError([{ field, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` }]);
+    throw new ValidationError([
+      { field, message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})` },
+    ]);
   }
 }
 
 /** Ingests the XLSX workbook at `path` (checked to be a real workbook before upload). */
-export async function ingestExcelFile(client: Pick<AudienceClient, "POST" | "config">, eid: string, path: string, options: { signal?: AbortSignal } = {}): Promise<unknown> {
+export async function ingestExcelFile(
+  client: Pick<AudienceClient, "POST" | "config">,
+  eid: string,
+  path: string,
+  options: { signal?: AbortSignal } = {},
+): Promise<unknown> {
   return ingestExcel(client, eid, await read(path, "path"), { filename: basename(path), ...options });
 }
 
 /** Uploads the media file at `path`. */
-export async function uploadMediaFile(client: Pick<AudienceClient, "POST" | "config">, path: string, options: { contentType?: string; signal?: AbortSignal } = {}): Promise<unknown> {
+export async function uploadMediaFile(
+  client: Pick<AudienceClient, "POST" | "config">,
+  path: string,
+  options: { contentType?: string; signal?: AbortSignal } = {},
+): Promise<unknown> {
   return uploadMedia(client, await read(path, "path"), { filename: basename(path), ...options });
 }

@@ -10,8 +10,8 @@ import { jwtExpiryMs } from "../internal/jwt.ts";
 import type { Redactor } from "../internal/redact.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import type { ClientConfig } from "../options.ts";
-import { partnerFromIdToken } from "./partner.ts";
 import { OutgoingRequest } from "../transport/outgoing.ts";
+import { partnerFromIdToken } from "./partner.ts";
 import type { StoredSession } from "./token-store.ts";
 
 export interface SessionDeps {
@@ -62,15 +62,22 @@ export class Session {
 
   /** A current access token and the partner, signing in or refreshing first when needed. */
   async authorize(): Promise<Authorization> {
-    if (!this.#tokens) await (this.#establishing ??= this.#establish().finally(() => (this.#establishing = undefined)));
+    if (!this.#tokens) {
+      this.#establishing ??= this.#establish().finally(() => {
+        this.#establishing = undefined;
+      });
+      await this.#establishing;
+    }
     // A refresh under way (after a 401) is about to replace the token: wait for it, do not send
     // the old one. Its failure is reported to the call that started it.
     if (this.#renewing) await this.#renewing.catch(() => undefined);
     if (this.#now() >= this.#renewAt) await this.#renew();
     const tokens = this.#tokens;
     if (!tokens) throw new AuthenticationError("No session: sign-in did not produce an access token", { status: 0 });
-    this.#partnerId ??= this.#deps.config.partnerId ?? partnerFromIdToken(tokens.idToken, this.#deps.config.partnerIdPatterns);
-    if (this.#current?.accessToken !== tokens.accessToken) this.#current = { accessToken: tokens.accessToken, partnerId: this.#partnerId };
+    this.#partnerId ??=
+      this.#deps.config.partnerId ?? partnerFromIdToken(tokens.idToken, this.#deps.config.partnerIdPatterns);
+    if (this.#current?.accessToken !== tokens.accessToken)
+      this.#current = { accessToken: tokens.accessToken, partnerId: this.#partnerId };
     return this.#current;
   }
 
@@ -99,7 +106,10 @@ export class Session {
   }
 
   #renew(): Promise<void> {
-    return (this.#renewing ??= this.#renewNow().finally(() => (this.#renewing = undefined)));
+    this.#renewing ??= this.#renewNow().finally(() => {
+      this.#renewing = undefined;
+    });
+    return this.#renewing;
   }
 
   async #renewNow(): Promise<void> {
@@ -120,12 +130,17 @@ export class Session {
       }
       // Section 7: a failing refresh is a 400; sign in again when we can.
       if (response.status !== 400 || !this.#deps.config.credentials) {
-        throw response.status === 400 ? this.#authError(response, "the refresh token was refused (HTTP 400) and no credentials were given") : errorFromResponse(response, await this.#json(response), this.#deps.redactor);
+        throw response.status === 400
+          ? this.#authError(response, "the refresh token was refused (HTTP 400) and no credentials were given")
+          : errorFromResponse(response, await this.#json(response), this.#deps.redactor);
       }
     } else if (!this.#deps.config.credentials) {
       const expiry = jwtExpiryMs(this.#tokens?.accessToken ?? "");
       if (expiry !== undefined && expiry <= this.#now()) {
-        throw new AuthenticationError("The access token has expired and there is no refresh token or credentials to renew it", { status: 0, expected: "a valid session" });
+        throw new AuthenticationError(
+          "The access token has expired and there is no refresh token or credentials to renew it",
+          { status: 0, expected: "a valid session" },
+        );
       }
       return; // not expired yet and nothing to renew it with: use it until the server says otherwise
     }
@@ -134,18 +149,28 @@ export class Session {
 
   async #signIn(): Promise<void> {
     const credentials = this.#deps.config.credentials;
-    if (!credentials) throw new AuthenticationError("No session and no credentials: pass credentials, session or tokenStore", { status: 0, expected: "a session" });
+    if (!credentials)
+      throw new AuthenticationError("No session and no credentials: pass credentials, session or tokenStore", {
+        status: 0,
+        expected: "a session",
+      });
     const response = await this.#post("/auth", { username: credentials.username, password: credentials.password });
     const body = await this.#json(response);
     if (!response.ok) {
-      throw response.status === 400 || response.status === 401 ? this.#authError(response, `sign-in refused (HTTP ${response.status})`, body) : errorFromResponse(response, body, this.#deps.redactor);
+      throw response.status === 400 || response.status === 401
+        ? this.#authError(response, `sign-in refused (HTTP ${response.status})`, body)
+        : errorFromResponse(response, body, this.#deps.redactor);
     }
     const access = this.#field(body, TOKEN_FIELDS.access);
     if (!access) throw this.#authError(response, "the sign-in response carried no AccessToken");
     this.stats.signIns += 1;
     const refresh = this.#field(body, TOKEN_FIELDS.refresh);
     const id = this.#field(body, TOKEN_FIELDS.id);
-    await this.#store({ accessToken: access, ...(refresh ? { refreshToken: refresh } : {}), ...(id ? { idToken: id } : {}) });
+    await this.#store({
+      accessToken: access,
+      ...(refresh ? { refreshToken: refresh } : {}),
+      ...(id ? { idToken: id } : {}),
+    });
   }
 
   async #store(tokens: StoredSession): Promise<void> {
@@ -155,7 +180,13 @@ export class Session {
 
   #post(path: string, body: unknown): Promise<Response> {
     const url = `${this.#deps.config.baseUrl.href.replace(/\/$/, "")}${path}`;
-    return this.#deps.send(new OutgoingRequest(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) }));
+    return this.#deps.send(
+      new OutgoingRequest(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(body),
+      }),
+    );
   }
 
   async #json(response: Response): Promise<unknown> {
@@ -176,18 +207,21 @@ export class Session {
 
   #authError(response: Response, why: string, body?: unknown): AuthenticationError {
     const error = errorFromResponse(response, body, this.#deps.redactor);
-    return new AuthenticationError(`Authentication failed: ${why}${error.requestId ? ` [request id ${error.requestId}]` : ""}`, {
-      status: response.status,
-      code: error.code,
-      body: error.body,
-      headers: error.headers,
-      requestId: error.requestId,
-      method: error.method,
-      path: error.path,
-      environment: error.environment,
-      request: error.request,
-      attempts: error.attempts,
-      expected: "a session",
-    });
+    return new AuthenticationError(
+      `Authentication failed: ${why}${error.requestId ? ` [request id ${error.requestId}]` : ""}`,
+      {
+        status: response.status,
+        code: error.code,
+        body: error.body,
+        headers: error.headers,
+        requestId: error.requestId,
+        method: error.method,
+        path: error.path,
+        environment: error.environment,
+        request: error.request,
+        attempts: error.attempts,
+        expected: "a session",
+      },
+    );
   }
 }

@@ -1,6 +1,7 @@
 /** Waits between attempts (Section 8.3). Pure functions: the randomness is passed in. */
-import type { ClientConfig } from "../options.ts";
+
 import { SPEC } from "../limits.ts";
+import type { ClientConfig } from "../options.ts";
 
 /**
  * Wait before retry k (k = 1 for the first): d = min(cap, base·2^(k−1)), reduced by a random amount

@@ -8,18 +8,18 @@ import { attachRecord, type CallRecord } from "../internal/call-record.ts";
 import type { OperationMatcher } from "../internal/operation-matcher.ts";
 import type { Redactor } from "../internal/redact.ts";
 import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
-import { globalFetch, type ClientConfig } from "../options.ts";
+import { type ClientConfig, globalFetch } from "../options.ts";
 import type { Session } from "../session/session.ts";
 import { credentialsPolicy, PARTNER_HEADER, sessionPolicy } from "./auth-policy.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
 import { ConcurrencyLimiter } from "./limiter.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
-import { RatePacer } from "./pacer.ts";
 import { logPolicy } from "./log-policy.ts";
-import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
-import { compose, firstAttempt, type CallContext, type Policy } from "./policy.ts";
+import { type OutgoingRequest, toOutgoing } from "./outgoing.ts";
+import { RatePacer } from "./pacer.ts";
+import { type CallContext, compose, firstAttempt, type Policy } from "./policy.ts";
 import { redirectPolicy } from "./redirect-policy.ts";
-import { retryPolicy, type RetryDeps } from "./retry-policy.ts";
+import { type RetryDeps, retryPolicy } from "./retry-policy.ts";
 import { timeoutPolicy } from "./timeout-policy.ts";
 import { writeChecks } from "./write-checks.ts";
 
@@ -48,7 +48,11 @@ export function createTransport(deps: TransportDeps): Transport {
     const key = partnerId ?? "";
     let limiter = limiters.get(key);
     if (!limiter) {
-      limiter = new ConcurrencyLimiter({ max: config.maxConcurrency, reduced: Math.min(config.maxConcurrency, SPEC.reducedConcurrency), quietMs: config.rateLimitQuietPeriodMs });
+      limiter = new ConcurrencyLimiter({
+        max: config.maxConcurrency,
+        reduced: Math.min(config.maxConcurrency, SPEC.reducedConcurrency),
+        quietMs: config.rateLimitQuietPeriodMs,
+      });
       limiters.set(key, limiter);
     }
     return limiter;

@@ -19,7 +19,14 @@ export class AttemptFailure extends Error {
 }
 
 // Connection-level failures that happen before a single byte of the request leaves.
-const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_CONNECT_TIMEOUT"]);
+const NOT_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 export function describeNetworkError(error: unknown, requestId?: string): AttemptFailure {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;

@@ -16,7 +16,12 @@ import type { Attempt, CallContext, Next } from "./policy.ts";
  */
 export function fetchTerminal(fetchFn: (request: Request) => Promise<Response>, direct: boolean): Next {
   return async (attempt: Attempt, ctx: CallContext) => {
-    const init: RequestInit = { method: attempt.method, headers: attempt.headers, body: attempt.body, redirect: "manual" };
+    const init: RequestInit = {
+      method: attempt.method,
+      headers: attempt.headers,
+      body: attempt.body,
+      redirect: "manual",
+    };
     if (attempt.signal) init.signal = attempt.signal;
     let response: Response | undefined;
     // Section 7: the x-request-id identifies a failing call for support, so a reply that arrived
@@ -24,7 +29,8 @@ export function fetchTerminal(fetchFn: (request: Request) => Promise<Response>, 
     const requestId = (): string | undefined => response?.headers.get("x-request-id") ?? undefined;
     try {
       response = direct ? await globalThis.fetch(attempt.url, init) : await fetchFn(new Request(attempt.url, init));
-      if (response.type === "opaqueredirect") throw new AttemptFailure("network", true, "redirect not followed (the runtime hides its target)");
+      if (response.type === "opaqueredirect")
+        throw new AttemptFailure("network", true, "redirect not followed (the runtime hides its target)");
       const call = ctx.call;
       if (call?.parseJson && response.ok && response.status !== 204 && ctx.method !== "HEAD") {
         const text = await response.text();
@@ -33,13 +39,18 @@ export function fetchTerminal(fetchFn: (request: Request) => Promise<Response>, 
         return response;
       }
       const body = await response.arrayBuffer();
-      if (response.ok && body.byteLength > 0 && ctx.method !== "HEAD") parseJson(new TextDecoder().decode(body), response.headers.get("content-type"), requestId());
+      if (response.ok && body.byteLength > 0 && ctx.method !== "HEAD")
+        parseJson(new TextDecoder().decode(body), response.headers.get("content-type"), requestId());
       // The body is decoded now: its original encoding and length no longer describe it.
       const headers = new Headers(response.headers);
       headers.delete("content-encoding");
       headers.delete("content-length");
       const nullBody = response.status === 204 || response.status === 304 || ctx.method === "HEAD";
-      return new Response(nullBody ? null : body, { status: response.status, statusText: response.statusText, headers });
+      return new Response(nullBody ? null : body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers,
+      });
     } catch (error) {
       if (error instanceof AttemptFailure) throw error;
       if (attempt.signal?.aborted) throw attempt.signal.reason;
@@ -50,7 +61,8 @@ export function fetchTerminal(fetchFn: (request: Request) => Promise<Response>, 
 
 /** Every operation of the description answers JSON; a 2xx that is not JSON is a broken reply. */
 function parseJson(text: string, type: string | null, requestId: string | undefined): unknown {
-  if (type && !/json/i.test(type)) throw new AttemptFailure("malformed", true, `response content type is ${type}, not JSON`, requestId);
+  if (type && !/json/i.test(type))
+    throw new AttemptFailure("malformed", true, `response content type is ${type}, not JSON`, requestId);
   try {
     return JSON.parse(text);
   } catch {

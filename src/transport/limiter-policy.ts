@@ -7,7 +7,10 @@ import type { ConcurrencyLimiter } from "./limiter.ts";
 import type { RatePacer } from "./pacer.ts";
 import type { Policy } from "./policy.ts";
 
-export function limiterPolicy(limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter, pacerFor: (partnerId: string | undefined) => RatePacer | undefined = () => undefined): Policy {
+export function limiterPolicy(
+  limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter,
+  pacerFor: (partnerId: string | undefined) => RatePacer | undefined = () => undefined,
+): Policy {
   return async (attempt, ctx, next) => {
     const limiter = limiterFor(ctx.partnerId);
     const pacer = pacerFor(ctx.partnerId);

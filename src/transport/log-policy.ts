@@ -8,11 +8,25 @@ export function logPolicy(logger: Logger, now: () => number = Date.now): Policy 
     logger.debug?.("request start", { method, path });
     try {
       const response = await next(attempt, ctx);
-      logger.debug?.("request end", { method, path, status: response.status, attempts: ctx.attempt, ms: now() - ctx.startedAt, requestId: response.headers.get("x-request-id") ?? undefined });
+      logger.debug?.("request end", {
+        method,
+        path,
+        status: response.status,
+        attempts: ctx.attempt,
+        ms: now() - ctx.startedAt,
+        requestId: response.headers.get("x-request-id") ?? undefined,
+      });
       return response;
     } catch (error) {
       const e = error as { name?: string; requestId?: string };
-      logger.warn?.("request failed", { method, path, attempts: ctx.attempt, ms: now() - ctx.startedAt, error: e?.name ?? "Error", requestId: e?.requestId });
+      logger.warn?.("request failed", {
+        method,
+        path,
+        attempts: ctx.attempt,
+        ms: now() - ctx.startedAt,
+        error: e?.name ?? "Error",
+        requestId: e?.requestId,
+      });
       throw error;
     }
   };

@@ -56,5 +56,10 @@ export async function toOutgoing(input: Request | OutgoingRequest): Promise<Outg
 
 function describe(input: Request | OutgoingRequest): OutgoingInit {
   const call = (input as { audienceCall?: CallInfo }).audienceCall;
-  return { method: input.method, headers: input.headers, signal: input.signal ?? null, ...(call ? { audienceCall: call } : {}) };
+  return {
+    method: input.method,
+    headers: input.headers,
+    signal: input.signal ?? null,
+    ...(call ? { audienceCall: call } : {}),
+  };
 }

@@ -2,8 +2,9 @@
  * Follows redirects by hand so that credentials and the partner header go only to the API's
  * origins: a hop to another origin drops Authorization, Cookie and X-Preferred-Partner-Id.
  */
-import { AttemptFailure } from "./failure.ts";
+
 import { PARTNER_HEADER } from "./auth-policy.ts";
+import { AttemptFailure } from "./failure.ts";
 import type { Policy } from "./policy.ts";
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);

@@ -6,12 +6,12 @@
  * write took effect) or `never` (fail, saying the write may have happened).
  */
 import { NetworkError, TimeoutError } from "../errors/network-error.ts";
+import { sleep as defaultSleep } from "../internal/sleep.ts";
 import { SPEC } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
-import { sleep as defaultSleep } from "../internal/sleep.ts";
 import { backoffDelayMs, parseRetryAfter, rateLimitDelayMs } from "./backoff.ts";
 import { AttemptFailure } from "./failure.ts";
-import { firstAttempt, type CallContext, type Next, type Policy } from "./policy.ts";
+import { type CallContext, firstAttempt, type Next, type Policy } from "./policy.ts";
 
 /** Answers whether a non-idempotent write took effect: its result, "absent" or "unknown". */
 export type WriteCheck = (context: CallContext) => Promise<Response | "absent" | "unknown">;
@@ -44,22 +44,38 @@ export function retryPolicy(deps: RetryDeps): Policy {
       const outcome = await attempt(ctx, next);
       const { response, failure } = outcome;
 
-      if (response && response.status === 401 && ctx.authenticated && !reauthenticated && ctx.tokenUsed && ctx.attempt < retry.maxAttempts) {
+      if (
+        response &&
+        response.status === 401 &&
+        ctx.authenticated &&
+        !reauthenticated &&
+        ctx.tokenUsed &&
+        ctx.attempt < retry.maxAttempts
+      ) {
         reauthenticated = true;
         await deps.reauthenticate(ctx.tokenUsed);
-        deps.logger.info?.("retry after 401: session renewed", { method: ctx.method, path: ctx.path, attempt: ctx.attempt });
+        deps.logger.info?.("retry after 401: session renewed", {
+          method: ctx.method,
+          path: ctx.path,
+          attempt: ctx.attempt,
+        });
         continue;
       }
       if (response && !isRetryableStatus(response.status)) return response;
 
       // From here the attempt failed in a retryable way.
       const unsent = failure !== undefined && !failure.sent;
-      const policy = ctx.op?.retry ?? (["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(ctx.method) ? "repeatable" : "never");
+      const policy =
+        ctx.op?.retry ?? (["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(ctx.method) ? "repeatable" : "never");
       if (!unsent && policy === "check-first") {
         const check = deps.writeCheck(ctx);
         const answer = check ? await check(ctx) : "unknown";
         if (answer instanceof Response) {
-          deps.logger.info?.("write found after an ambiguous failure; not repeated", { method: ctx.method, path: ctx.path, attempt: ctx.attempt });
+          deps.logger.info?.("write found after an ambiguous failure; not repeated", {
+            method: ctx.method,
+            path: ctx.path,
+            attempt: ctx.attempt,
+          });
           return answer;
         }
         if (answer === "unknown") return give(ctx, outcome, true);
@@ -79,10 +95,18 @@ export function retryPolicy(deps: RetryDeps): Policy {
         wait = backoffDelayMs(ctx.attempt, retry, random());
       }
       if (ctx.attempt >= retry.maxAttempts) return give(ctx, outcome, false);
-      if (retry.deadlineMs !== undefined && now() + wait - ctx.startedAt > retry.deadlineMs) return give(ctx, outcome, false);
+      if (retry.deadlineMs !== undefined && now() + wait - ctx.startedAt > retry.deadlineMs)
+        return give(ctx, outcome, false);
 
       const reason = response ? `HTTP ${response.status}` : failure.message;
-      deps.logger.info?.("retrying", { method: ctx.method, path: ctx.path, attempt: ctx.attempt, nextAttempt: ctx.attempt + 1, waitMs: Math.round(wait), reason });
+      deps.logger.info?.("retrying", {
+        method: ctx.method,
+        path: ctx.path,
+        attempt: ctx.attempt,
+        nextAttempt: ctx.attempt + 1,
+        waitMs: Math.round(wait),
+        reason,
+      });
       await response?.body?.cancel().catch(() => undefined);
       await sleep(wait, ctx.signal);
     }
@@ -104,7 +128,9 @@ function give(ctx: CallContext, outcome: Outcome, ambiguousWrite: boolean): Resp
   if (outcome.response) return outcome.response;
   const { failure } = outcome;
   const record = ctx.record(failure.requestId);
-  const note = ctx.mayHaveSucceeded ? "; the write may have happened: check before repeating it (Section 3 rule 3)" : "";
+  const note = ctx.mayHaveSucceeded
+    ? "; the write may have happened: check before repeating it (Section 3 rule 3)"
+    : "";
   const tail = record.requestId ? ` [request id ${record.requestId}]` : "";
   const message = `${record.method} ${record.path}: ${failure.message} after ${record.attempts} attempt(s)${note}${tail}`;
   const context = { ...record, expected: "a response", cause: undefined };

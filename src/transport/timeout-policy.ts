@@ -11,7 +11,10 @@ export function timeoutPolicy(timeoutMs: number): Policy {
     const caller = ctx.signal;
     if (caller?.aborted) throw caller.reason;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new AttemptFailure("timeout", true, `no complete response within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new AttemptFailure("timeout", true, `no complete response within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onAbort = (): void => controller.abort(caller?.reason);
     caller?.addEventListener("abort", onAbort, { once: true });
     attempt.signal = controller.signal;

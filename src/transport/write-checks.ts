@@ -7,11 +7,19 @@
 import type { CallContext } from "./policy.ts";
 import type { WriteCheck } from "./retry-policy.ts";
 
-export function writeChecks(send: (request: Request) => Promise<Response>): (ctx: CallContext) => WriteCheck | undefined {
+export function writeChecks(
+  send: (request: Request) => Promise<Response>,
+): (ctx: CallContext) => WriteCheck | undefined {
   const checks: Record<string, WriteCheck> = {
     "POST /setup_processes/{eid}": async (ctx) => {
       try {
-        const response = await send(new Request(ctx.url, { method: "GET", headers: { accept: "application/json" }, ...(ctx.signal ? { signal: ctx.signal } : {}) }));
+        const response = await send(
+          new Request(ctx.url, {
+            method: "GET",
+            headers: { accept: "application/json" },
+            ...(ctx.signal ? { signal: ctx.signal } : {}),
+          }),
+        );
         if (response.ok) return response;
         if (response.status === 404) return "absent";
         return "unknown";

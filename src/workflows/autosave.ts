@@ -59,7 +59,8 @@ interface Edit<T> {
  */
 export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
   const { save, onError, debounceMs = SPEC.autosaveDebounceMs } = options;
-  if (!(debounceMs >= 0 && Number.isFinite(debounceMs))) throw new ValidationError([{ field: "debounceMs", message: "must be a finite number, 0 or more" }]);
+  if (!(debounceMs >= 0 && Number.isFinite(debounceMs)))
+    throw new ValidationError([{ field: "debounceMs", message: "must be a finite number, 0 or more" }]);
 
   let next: Edit<T> | undefined; // not yet sent, or kept after its save failed
   let inFlight: Edit<T> | undefined;

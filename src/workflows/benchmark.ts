@@ -54,20 +54,31 @@ const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
  * normalizeBenchmark(["85%", "0.5"]); // { unit: "percent", fractions: [0.85, 0.005], ambiguous: false }
  * normalizeBenchmark([2], { unit: "percent" }); // { unit: "percent", fractions: [0.02], ambiguous: false }
  */
-export function normalizeBenchmark(values: ReadonlyArray<number | string>, options: NormalizeBenchmarkOptions = {}): NormalizedBenchmark {
-  if (!Array.isArray(values)) throw new ValidationError([{ field: "values", message: "must be an array of numbers or numeric strings" }]);
+export function normalizeBenchmark(
+  values: ReadonlyArray<number | string>,
+  options: NormalizeBenchmarkOptions = {},
+): NormalizedBenchmark {
+  if (!Array.isArray(values))
+    throw new ValidationError([{ field: "values", message: "must be an array of numbers or numeric strings" }]);
   // An unknown unit (from JavaScript) would be returned as is and its values read as fractions.
-  if (options.unit !== undefined && options.unit !== "fraction" && options.unit !== "percent") throw new ValidationError([{ field: "unit", message: 'must be "fraction" or "percent"' }]);
+  if (options.unit !== undefined && options.unit !== "fraction" && options.unit !== "percent")
+    throw new ValidationError([{ field: "unit", message: 'must be "fraction" or "percent"' }]);
   const parsed = Array.from(values, parseValue); // visits holes too, so they are refused
   const issues: ValidationIssue[] = [];
   parsed.forEach((p, i) => {
-    if (p === undefined) issues.push({ field: `values.${i}`, message: 'must be a finite number or a numeric string such as "0.85" or "85%"' });
-    else if (p.percentSign && options.unit === "fraction") issues.push({ field: `values.${i}`, message: 'has a % sign, but unit "fraction" was given' });
+    if (p === undefined)
+      issues.push({
+        field: `values.${i}`,
+        message: 'must be a finite number or a numeric string such as "0.85" or "85%"',
+      });
+    else if (p.percentSign && options.unit === "fraction")
+      issues.push({ field: `values.${i}`, message: 'has a % sign, but unit "fraction" was given' });
   });
   if (issues.length > 0) throw new ValidationError(issues);
   const numbers = parsed as ParsedValue[];
 
-  const { unit, ambiguous } = options.unit !== undefined ? { unit: options.unit, ambiguous: false } : detectUnit(numbers);
+  const { unit, ambiguous } =
+    options.unit !== undefined ? { unit: options.unit, ambiguous: false } : detectUnit(numbers);
   const fractions = numbers.map(({ value }) => (unit === "percent" ? value / 100 : value));
   return { unit, fractions, ambiguous };
 }
@@ -108,7 +119,10 @@ function detectUnit(values: readonly ParsedValue[]): { unit: BenchmarkUnit; ambi
  * benchmarkValuesOf({ data: { benchmark: 0.9 }, series: [{ values: [85, "90%"] }] }); // [0.9, 85, "90%"]
  * benchmarkValuesOf([0.5, "0.7"]); // [0.5, "0.7"]
  */
-export function benchmarkValuesOf(body: unknown, fields: readonly string[] = DEFAULT_BENCHMARK_FIELDS): Array<number | string> {
+export function benchmarkValuesOf(
+  body: unknown,
+  fields: readonly string[] = DEFAULT_BENCHMARK_FIELDS,
+): Array<number | string> {
   const keys = new Set(fields);
   const out: Array<number | string> = [];
   const seen = new WeakSet<object>(); // a parsed JSON body has no cycles, but a caller's object may

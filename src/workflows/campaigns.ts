@@ -3,10 +3,11 @@
  * parameter names are not documented: they are passed through as plain `key=value` pairs, as the
  * drift overlay declares (openapi/overlays/10-drift.overlay.yaml, QueryStringParams).
  */
+
+import type { AudienceClient } from "../create-client.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
-import type { AudienceClient } from "../create-client.ts";
 import { isTerminalStatus, poll, statusPollDefaults, taskPollDefaults } from "./poll.ts";
 
 /** @inline */
@@ -16,12 +17,24 @@ export type QueryParams = Record<string, string | number | boolean | ReadonlyArr
 
 /** POST /campaigns/ — not idempotent and never repeated once sent (Section 3 rule 3). */
 export async function createCampaign(client: Client, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.POST("/campaigns/", { params: { query: { params: params as never } }, ...withSignal(signal) }));
+  return unwrap(
+    await client.POST("/campaigns/", { params: { query: { params: params as never } }, ...withSignal(signal) }),
+  );
 }
 
 /** PUT /events/{eid}/client_campaign_status — the user's pause/run toggle of the event's campaigns. */
-export async function setClientCampaignStatus(client: Client, eid: string, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.PUT("/events/{eid}/client_campaign_status", { params: { path: { eid }, query: { params: params as never } }, ...withSignal(signal) }));
+export async function setClientCampaignStatus(
+  client: Client,
+  eid: string,
+  params: QueryParams,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  return unwrap(
+    await client.PUT("/events/{eid}/client_campaign_status", {
+      params: { path: { eid }, query: { params: params as never } },
+      ...withSignal(signal),
+    }),
+  );
 }
 
 /** Options of the waiting helpers ({@link waitForClientCampaignStatusTask}, {@link watchAdPlatformConnection}). */
@@ -38,10 +51,20 @@ export interface WaitOptions {
  * Polls the task of the last client_campaign_status PUT until it is terminal: about every 2 s,
  * backing off (Section 8.5: "task polls use about 2 s with backoff and retry only after a PUT").
  */
-export function waitForClientCampaignStatusTask(client: Client, eid: string, options: WaitOptions = {}): Promise<unknown> {
+export function waitForClientCampaignStatusTask(
+  client: Client,
+  eid: string,
+  options: WaitOptions = {},
+): Promise<unknown> {
   return poll({
     ...taskPollDefaults,
-    fetchStatus: async (signal) => unwrap(await client.GET("/events/{eid}/client_campaign_status/task", { params: { path: { eid } }, ...withSignal(signal) })),
+    fetchStatus: async (signal) =>
+      unwrap(
+        await client.GET("/events/{eid}/client_campaign_status/task", {
+          params: { path: { eid } },
+          ...withSignal(signal),
+        }),
+      ),
     isDone: isTerminalStatus(options.terminalStates),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...withSignal(options.signal),
@@ -52,12 +75,21 @@ export function waitForClientCampaignStatusTask(client: Client, eid: string, opt
  * Polls the ad-platform connection status until `isDone`, never more often than every 3 s
  * (Section 8.5); a faster `intervalMs` is raised to 3 s.
  */
-export function watchAdPlatformConnection(client: Client, options: WaitOptions & { adPlatform?: string; intervalMs?: number; isDone?: (body: unknown) => boolean } = {}): Promise<unknown> {
+export function watchAdPlatformConnection(
+  client: Client,
+  options: WaitOptions & { adPlatform?: string; intervalMs?: number; isDone?: (body: unknown) => boolean } = {},
+): Promise<unknown> {
   const adplatform = options.adPlatform ?? client.config.adPlatform;
   return poll({
     ...statusPollDefaults,
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
-    fetchStatus: async (signal) => unwrap(await client.GET("/integrations/connect/{adplatform}/status", { params: { path: adplatform ? { adplatform } : {} }, ...withSignal(signal) })),
+    fetchStatus: async (signal) =>
+      unwrap(
+        await client.GET("/integrations/connect/{adplatform}/status", {
+          params: { path: adplatform ? { adplatform } : {} },
+          ...withSignal(signal),
+        }),
+      ),
     isDone: options.isDone ?? isTerminalStatus(options.terminalStates),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...withSignal(options.signal),
@@ -65,13 +97,29 @@ export function watchAdPlatformConnection(client: Client, options: WaitOptions &
 }
 
 /** POST /events/{eid}/series — not idempotent, never repeated once sent. */
-export async function createEventSeries(client: Client, eid: string, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.POST("/events/{eid}/series", { params: { path: { eid }, query: { params: params as never } }, ...withSignal(signal) }));
+export async function createEventSeries(
+  client: Client,
+  eid: string,
+  params: QueryParams,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  return unwrap(
+    await client.POST("/events/{eid}/series", {
+      params: { path: { eid }, query: { params: params as never } },
+      ...withSignal(signal),
+    }),
+  );
 }
 
 /** GET /events/{eid}/available_events_for_series. */
-export async function listAvailableEventsForSeries(client: Client, eid: string, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.GET("/events/{eid}/available_events_for_series", { params: { path: { eid } }, ...withSignal(signal) }));
+export async function listAvailableEventsForSeries(
+  client: Client,
+  eid: string,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  return unwrap(
+    await client.GET("/events/{eid}/available_events_for_series", { params: { path: { eid } }, ...withSignal(signal) }),
+  );
 }
 
 /** @inline */
@@ -84,16 +132,33 @@ const togglePath = {
 // Any other `which` (from JavaScript) used to reach openapi-fetch as an undefined path, a
 // TypeError about URL parsing; it is the caller's input, so it is refused as such.
 function toggle(which: Toggle): (typeof togglePath)[Toggle] {
-  if (which !== "campaign" && which !== "ad_campaign") throw new ValidationError([{ field: "which", message: 'must be "campaign" or "ad_campaign"' }]);
+  if (which !== "campaign" && which !== "ad_campaign")
+    throw new ValidationError([{ field: "which", message: 'must be "campaign" or "ad_campaign"' }]);
   return togglePath[which];
 }
 
 /** Reads an optimisation toggle (method assumed GET; see the drift overlay). */
-export async function getOptimisationStatus(client: Client, eid: string, which: Toggle, signal?: AbortSignal): Promise<unknown> {
+export async function getOptimisationStatus(
+  client: Client,
+  eid: string,
+  which: Toggle,
+  signal?: AbortSignal,
+): Promise<unknown> {
   return unwrap(await client.GET(toggle(which), { params: { path: { eid } }, ...withSignal(signal) }));
 }
 
 /** Sets an optimisation toggle with query-string parameters (method assumed PUT; see the drift overlay). */
-export async function setOptimisationStatus(client: Client, eid: string, which: Toggle, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
-  return unwrap(await client.PUT(toggle(which), { params: { path: { eid }, query: { params: params as never } }, ...withSignal(signal) }));
+export async function setOptimisationStatus(
+  client: Client,
+  eid: string,
+  which: Toggle,
+  params: QueryParams,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  return unwrap(
+    await client.PUT(toggle(which), {
+      params: { path: { eid }, query: { params: params as never } },
+      ...withSignal(signal),
+    }),
+  );
 }

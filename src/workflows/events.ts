@@ -1,10 +1,10 @@
 /** Event reads: the paginated list, predictions and benchmarks with their detected unit. */
 import type { components } from "../../generated/schema.ts";
+import type { AudienceClient } from "../create-client.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
-import type { AudienceClient } from "../create-client.ts";
-import { benchmarkValuesOf, normalizeBenchmark, type NormalizedBenchmark } from "./benchmark.ts";
-import { pagedList, type ListOptions } from "./list.ts";
+import { benchmarkValuesOf, type NormalizedBenchmark, normalizeBenchmark } from "./benchmark.ts";
+import { type ListOptions, pagedList } from "./list.ts";
 
 /** @inline */
 type Client = Pick<AudienceClient, "GET" | "config">;
@@ -19,12 +19,18 @@ export type PredictionType = "capacity" | "ticket_count";
  * @example
  * for await (const event of listEvents(client, { descending: true, maxItems: 20 })) console.log(event.id);
  */
-export function listEvents(client: Client, options: ListOptions & { descending?: boolean } = {}): AsyncIterableIterator<Event> {
+export function listEvents(
+  client: Client,
+  options: ListOptions & { descending?: boolean } = {},
+): AsyncIterableIterator<Event> {
   const descending = options.descending === undefined ? {} : { descending: options.descending };
   return pagedList<Event>(
     client,
     options,
-    async ({ page, limit, signal }) => unwrap(await client.GET("/events/", { params: { query: { page, limit, ...descending } }, ...withSignal(signal) })),
+    async ({ page, limit, signal }) =>
+      unwrap(
+        await client.GET("/events/", { params: { query: { page, limit, ...descending } }, ...withSignal(signal) }),
+      ),
     { itemsOf: (body) => (body as components["schemas"]["EventList"]).items ?? [] },
   );
 }
@@ -38,12 +44,21 @@ export interface BenchmarkRead extends NormalizedBenchmark {
 }
 
 function read(path: "/events/{eid}/lookout_prediction_benchmark" | "/events/{eid}/lookout_prediction") {
-  return async (client: Client, eid: string, options: { type: PredictionType; unit?: "fraction" | "percent"; signal?: AbortSignal }): Promise<BenchmarkRead> => {
+  return async (
+    client: Client,
+    eid: string,
+    options: { type: PredictionType; unit?: "fraction" | "percent"; signal?: AbortSignal },
+  ): Promise<BenchmarkRead> => {
     // Checked before sending: missing options reach the query check (query.type), and a wrong
     // unit fails here rather than after a call that was made for nothing.
     const { type, unit, signal } = options ?? ({} as Partial<typeof options>);
     if (unit !== undefined) normalizeBenchmark([], { unit });
-    const body = unwrap(await client.GET(path, { params: { path: { eid }, query: { type: type as PredictionType } }, ...withSignal(signal) }));
+    const body = unwrap(
+      await client.GET(path, {
+        params: { path: { eid }, query: { type: type as PredictionType } },
+        ...withSignal(signal),
+      }),
+    );
     const values = benchmarkValuesOf(body, client.config.benchmarkFields);
     return { body, values, ...normalizeBenchmark(values, unit ? { unit } : {}) };
   };
@@ -64,6 +79,21 @@ export const readPrediction = read("/events/{eid}/lookout_prediction");
 /**
  * The campaigns of an event. The endpoint takes only `limit` (no page): one page is read.
  */
-export function listEventCampaigns(client: Client, eid: string, options: ListOptions = {}): AsyncIterableIterator<unknown> {
-  return pagedList(client, options, async ({ limit, signal }) => unwrap(await client.GET("/events/{eid}/campaigns", { params: { path: { eid }, query: { limit } }, ...withSignal(signal) })), { single: true });
+export function listEventCampaigns(
+  client: Client,
+  eid: string,
+  options: ListOptions = {},
+): AsyncIterableIterator<unknown> {
+  return pagedList(
+    client,
+    options,
+    async ({ limit, signal }) =>
+      unwrap(
+        await client.GET("/events/{eid}/campaigns", {
+          params: { path: { eid }, query: { limit } },
+          ...withSignal(signal),
+        }),
+      ),
+    { single: true },
+  );
 }

@@ -1,9 +1,9 @@
 /** Manual sales ingest (JSON or an XLSX workbook) and media upload (Section 4). */
 import type { components } from "../../generated/schema.ts";
+import type { AudienceClient } from "../create-client.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
-import type { AudienceClient } from "../create-client.ts";
 import { assertXlsx, toBytes } from "./xlsx.ts";
 
 /** @inline */
@@ -16,7 +16,11 @@ export type UploadInput = Uint8Array | ArrayBuffer | Blob;
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /** POST /ingest/transaction_summary — validated first (dates real and in order, ticket rows sound). */
-export async function ingestTransactionSummary(client: Client, summary: TransactionSummary, signal?: AbortSignal): Promise<unknown> {
+export async function ingestTransactionSummary(
+  client: Client,
+  summary: TransactionSummary,
+  signal?: AbortSignal,
+): Promise<unknown> {
   return unwrap(await client.POST("/ingest/transaction_summary", { body: summary, ...withSignal(signal) }));
 }
 
@@ -31,7 +35,12 @@ function form(bytes: Uint8Array, filename: string, type: string): FormData {
  * multipart part `file`. The bytes are checked to be a real XLSX workbook before anything is sent.
  * Not repeated once sent (x-retry: never).
  */
-export async function ingestExcel(client: Client, eid: string, workbook: UploadInput, options: { filename?: string; signal?: AbortSignal } = {}): Promise<unknown> {
+export async function ingestExcel(
+  client: Client,
+  eid: string,
+  workbook: UploadInput,
+  options: { filename?: string; signal?: AbortSignal } = {},
+): Promise<unknown> {
   const bytes = await toBytes(workbook, "workbook");
   assertXlsx(bytes, "workbook");
   return unwrap(
@@ -44,11 +53,22 @@ export async function ingestExcel(client: Client, eid: string, workbook: UploadI
 }
 
 /** POST {mediaUrl}/media with the multipart part `file`. Not repeated once sent. */
-export async function uploadMedia(client: Client, file: UploadInput, options: { filename: string; contentType?: string; signal?: AbortSignal }): Promise<unknown> {
+export async function uploadMedia(
+  client: Client,
+  file: UploadInput,
+  options: { filename: string; contentType?: string; signal?: AbortSignal },
+): Promise<unknown> {
   const bytes = await toBytes(file, "file");
   if (bytes.byteLength === 0) throw new ValidationError([{ field: "file", message: "is empty (0 bytes)" }]);
   if (typeof options?.filename !== "string" || !options.filename.trim() || /[\r\n"]/.test(options.filename)) {
-    throw new ValidationError([{ field: "filename", message: "must be a non-empty file name without quotes or line breaks" }]);
+    throw new ValidationError([
+      { field: "filename", message: "must be a non-empty file name without quotes or line breaks" },
+    ]);
   }
-  return unwrap(await client.POST("/media", { body: form(bytes, options.filename, options.contentType ?? "application/octet-stream") as never, ...withSignal(options.signal) }));
+  return unwrap(
+    await client.POST("/media", {
+      body: form(bytes, options.filename, options.contentType ?? "application/octet-stream") as never,
+      ...withSignal(options.signal),
+    }),
+  );
 }

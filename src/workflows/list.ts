@@ -1,8 +1,9 @@
 /** The list helpers' shared shape: a checked page size, then {@link paginate}. */
+
+import type { AudienceClient } from "../create-client.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { withSignal } from "../internal/with-signal.ts";
-import type { AudienceClient } from "../create-client.ts";
-import { pageOptionIssues, paginate, type PageRequest } from "./paginate.ts";
+import { type PageRequest, pageOptionIssues, paginate } from "./paginate.ts";
 
 /** Options of the list helpers ({@link listEvents} and the other `list…` functions). */
 export interface ListOptions {
@@ -24,7 +25,12 @@ export function pagedList<T>(
   const max = client.config.maxPageLimit;
   const limit = options.limit ?? max;
   if (!Number.isInteger(limit) || limit < 1 || limit > max) {
-    throw new ValidationError([{ field: "limit", message: `must be an integer from 1 to ${max}: bulk reads paginate, never one huge page (Section 8.5)` }]);
+    throw new ValidationError([
+      {
+        field: "limit",
+        message: `must be an integer from 1 to ${max}: bulk reads paginate, never one huge page (Section 8.5)`,
+      },
+    ]);
   }
   // Refused here, at the call, rather than at the first page (paginate checks it too).
   const rest = pageOptionIssues({ limit, maxItems: options.maxItems });

@@ -75,10 +75,17 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
  * What {@link paginate} refuses: a `limit` of 0 or NaN never makes a page "short", so the loop
  * would run for as long as the API answers full pages; a NaN `maxItems` silently yielded nothing.
  */
-export function pageOptionIssues(options: { readonly limit: number; readonly maxItems?: number | undefined; readonly firstPage?: number | undefined }): ValidationIssue[] {
+export function pageOptionIssues(options: {
+  readonly limit: number;
+  readonly maxItems?: number | undefined;
+  readonly firstPage?: number | undefined;
+}): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!Number.isInteger(options.limit) || options.limit < 1) issues.push({ field: "limit", message: "must be a positive integer" });
-  if (options.maxItems !== undefined && !(options.maxItems >= 0)) issues.push({ field: "maxItems", message: "must be a number, 0 or more (Infinity for no limit)" });
-  if (options.firstPage !== undefined && !Number.isInteger(options.firstPage)) issues.push({ field: "firstPage", message: "must be an integer" });
+  if (!Number.isInteger(options.limit) || options.limit < 1)
+    issues.push({ field: "limit", message: "must be a positive integer" });
+  if (options.maxItems !== undefined && !(options.maxItems >= 0))
+    issues.push({ field: "maxItems", message: "must be a number, 0 or more (Infinity for no limit)" });
+  if (options.firstPage !== undefined && !Number.isInteger(options.firstPage))
+    issues.push({ field: "firstPage", message: "must be an integer" });
   return issues;
 }

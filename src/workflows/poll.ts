@@ -53,7 +53,14 @@ export interface PollOptions<T> {
  * });
  */
 export async function poll<T>(options: PollOptions<T>): Promise<T> {
-  const { fetchStatus, isDone, intervalMs, backoff = 1, maxIntervalMs = Number.POSITIVE_INFINITY, minIntervalMs = 0 } = options;
+  const {
+    fetchStatus,
+    isDone,
+    intervalMs,
+    backoff = 1,
+    maxIntervalMs = Number.POSITIVE_INFINITY,
+    minIntervalMs = 0,
+  } = options;
   const wait = options.sleep ?? defaultSleep;
   // From JavaScript these may be missing; they would fail later as a bare "is not a function".
   for (const field of ["fetchStatus", "isDone"] as const) {
@@ -112,7 +119,9 @@ export const statusPollDefaults = Object.freeze({
  * isTerminalStatus()({ status: "done" }); // true
  * isTerminalStatus(["READY"])({ state: "pending" }); // false
  */
-export function isTerminalStatus(terminalStates: readonly string[] = DEFAULT_TERMINAL_STATES): (body: unknown) => boolean {
+export function isTerminalStatus(
+  terminalStates: readonly string[] = DEFAULT_TERMINAL_STATES,
+): (body: unknown) => boolean {
   // A string or a non-string entry (from JavaScript) would otherwise crash in toUpperCase.
   if (!Array.isArray(terminalStates) || !terminalStates.every((s) => typeof s === "string")) {
     throw new ValidationError([{ field: "terminalStates", message: "must be an array of strings" }]);
@@ -124,7 +133,10 @@ export function isTerminalStatus(terminalStates: readonly string[] = DEFAULT_TER
   };
 }
 
-type Timing = Pick<PollOptions<unknown>, "intervalMs" | "backoff" | "maxIntervalMs" | "minIntervalMs" | "timeoutMs" | "signal">;
+type Timing = Pick<
+  PollOptions<unknown>,
+  "intervalMs" | "backoff" | "maxIntervalMs" | "minIntervalMs" | "timeoutMs" | "signal"
+>;
 
 // A NaN or negative interval would turn the poll into a busy loop against the API, so refuse it.
 function checkTiming(options: Timing): void {
@@ -132,8 +144,16 @@ function checkTiming(options: Timing): void {
   const check = (field: keyof Timing, ok: boolean, message: string): void => {
     if (!ok) issues.push({ field, message });
   };
-  check("intervalMs", options.intervalMs >= 0 && Number.isFinite(options.intervalMs), "must be a finite number, 0 or more");
-  check("backoff", options.backoff === undefined || (options.backoff >= 1 && Number.isFinite(options.backoff)), "must be a finite number, 1 or more");
+  check(
+    "intervalMs",
+    options.intervalMs >= 0 && Number.isFinite(options.intervalMs),
+    "must be a finite number, 0 or more",
+  );
+  check(
+    "backoff",
+    options.backoff === undefined || (options.backoff >= 1 && Number.isFinite(options.backoff)),
+    "must be a finite number, 1 or more",
+  );
   // Infinity is allowed for these: no ceiling, no floor worth the name, no deadline.
   for (const field of ["maxIntervalMs", "minIntervalMs", "timeoutMs"] as const) {
     const value = options[field];
@@ -153,7 +173,10 @@ function pollSignal(options: Timing): { signal: AbortSignal; dispose: () => void
   const timer =
     timeoutMs === undefined || timeoutMs > MAX_TIMER_MS
       ? undefined // a deadline beyond the timer range is no deadline in practice
-      : setTimeout(() => controller.abort(new TimeoutError(`the poll did not finish within ${timeoutMs} ms`)), timeoutMs);
+      : setTimeout(
+          () => controller.abort(new TimeoutError(`the poll did not finish within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
   return {
     signal: controller.signal,
     dispose: () => {

@@ -2,26 +2,33 @@
  * Typed reads of the partner, the user, partner messages and user notifications. Messages and
  * notifications are separate surfaces, not one inbox (Section 2).
  */
+
+import type { AudienceClient } from "../create-client.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
-import type { AudienceClient } from "../create-client.ts";
-import { pagedList, type ListOptions } from "./list.ts";
+import { type ListOptions, pagedList } from "./list.ts";
 
 /** @inline */
 type Client = Pick<AudienceClient, "GET" | "config">;
 
 /** GET /partners/: the partner record(s); `id` is the numeric client_id. */
-export const getPartners = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/partners/", withSignal(signal)));
+export const getPartners = async (client: Client, signal?: AbortSignal) =>
+  unwrap(await client.GET("/partners/", withSignal(signal)));
 /** GET /profile/ (fields not documented). */
-export const getProfile = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/profile/", withSignal(signal)));
+export const getProfile = async (client: Client, signal?: AbortSignal) =>
+  unwrap(await client.GET("/profile/", withSignal(signal)));
 /** GET /features/ (fields not documented). */
-export const getFeatures = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/features/", withSignal(signal)));
+export const getFeatures = async (client: Client, signal?: AbortSignal) =>
+  unwrap(await client.GET("/features/", withSignal(signal)));
 /** GET /permissions (fields not documented). */
-export const getPermissions = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/permissions", withSignal(signal)));
+export const getPermissions = async (client: Client, signal?: AbortSignal) =>
+  unwrap(await client.GET("/permissions", withSignal(signal)));
 
 /** Partner messages, page by page (GET /messages/partner/ with page and limit). */
 export function listPartnerMessages(client: Client, options: ListOptions = {}): AsyncIterableIterator<unknown> {
-  return pagedList(client, options, async ({ page, limit, signal }) => unwrap(await client.GET("/messages/partner/", { params: { query: { page, limit } }, ...withSignal(signal) })));
+  return pagedList(client, options, async ({ page, limit, signal }) =>
+    unwrap(await client.GET("/messages/partner/", { params: { query: { page, limit } }, ...withSignal(signal) })),
+  );
 }
 
 /** The number of unread partner messages. */
@@ -31,8 +38,15 @@ export async function countUnreadMessages(client: Client, signal?: AbortSignal):
 
 /** The user's notification feed. The endpoint takes only `limit` (no page): one page is read. */
 export function listNotifications(client: Client, options: ListOptions = {}): AsyncIterableIterator<unknown> {
-  return pagedList(client, options, async ({ limit, signal }) => unwrap(await client.GET("/notifications/", { params: { query: { limit } }, ...withSignal(signal) })), { single: true });
+  return pagedList(
+    client,
+    options,
+    async ({ limit, signal }) =>
+      unwrap(await client.GET("/notifications/", { params: { query: { limit } }, ...withSignal(signal) })),
+    { single: true },
+  );
 }
 
 /** Notification statistics (fields not documented). */
-export const getNotificationStats = async (client: Client, signal?: AbortSignal) => unwrap(await client.GET("/notifications/stats", withSignal(signal)));
+export const getNotificationStats = async (client: Client, signal?: AbortSignal) =>
+  unwrap(await client.GET("/notifications/stats", withSignal(signal)));

@@ -5,10 +5,10 @@
  */
 import type { components } from "../../generated/schema.ts";
 import { boostTaskIdOf } from "../assumptions.ts";
-import { ApiError } from "../errors/api-error.ts";
-import { SetupStateError, type SetupState } from "../errors/setup-state-error.ts";
-import { unwrap } from "../unwrap.ts";
 import type { AudienceClient } from "../create-client.ts";
+import { ApiError } from "../errors/api-error.ts";
+import { type SetupState, SetupStateError } from "../errors/setup-state-error.ts";
+import { unwrap } from "../unwrap.ts";
 import { createAutosaver } from "./autosave.ts";
 import type { SetupStates } from "./setup-state.ts";
 
@@ -17,7 +17,8 @@ export type SetupPayload = components["schemas"]["SetupPayload"];
 /** Body of POST /campaigns_setup (`components["schemas"]["EditPublishedClusterPayload"]`). */
 export type EditPublishedClusterPayload = components["schemas"]["EditPublishedClusterPayload"];
 /** An edit of one published cluster: the payload of POST /campaigns_setup without `eid`. */
-export type PublishedClusterEdit = Pick<EditPublishedClusterPayload, "tc" | "tc_run_id"> & Partial<Pick<EditPublishedClusterPayload, "audience_id" | "creatives" | "targeting">>;
+export type PublishedClusterEdit = Pick<EditPublishedClusterPayload, "tc" | "tc_run_id"> &
+  Partial<Pick<EditPublishedClusterPayload, "audience_id" | "creatives" | "targeting">>;
 
 /** What publishing returned, and what the API could tell about the ad platform afterwards. */
 export interface PublishResult {
@@ -64,7 +65,12 @@ export interface SetupProcess {
 // statuses a rejection of that kind plausibly takes; see assumptions in README.
 const PUT_REJECTED = new Set([400, 405, 409, 412, 422]);
 
-export function createSetupProcess(client: AudienceClient, states: SetupStates, eid: string, debounceMs?: number): SetupProcess {
+export function createSetupProcess(
+  client: AudienceClient,
+  states: SetupStates,
+  eid: string,
+  debounceMs?: number,
+): SetupProcess {
   const path = { eid };
   const update = async (payload: SetupPayload): Promise<unknown> => {
     const result = await client.PUT("/setup_processes/{eid}", { params: { path }, body: payload });
@@ -75,13 +81,27 @@ export function createSetupProcess(client: AudienceClient, states: SetupStates, 
       if (error instanceof ApiError && PUT_REJECTED.has(error.status)) {
         throw new SetupStateError(
           `PUT /setup_processes/${eid} was rejected (HTTP ${error.status}); the draft endpoint works only while the setup is unpublished — edits of a published setup use POST /campaigns_setup (Section 3)`,
-          { eid, state: states.get(eid), status: error.status, requestId: error.requestId, method: "PUT", path: "/setup_processes/{eid}", partnerId: error.partnerId, environment: error.environment, request: error.request, cause: error },
+          {
+            eid,
+            state: states.get(eid),
+            status: error.status,
+            requestId: error.requestId,
+            method: "PUT",
+            path: "/setup_processes/{eid}",
+            partnerId: error.partnerId,
+            environment: error.environment,
+            request: error.request,
+            cause: error,
+          },
         );
       }
       throw error;
     }
   };
-  const autosaver = createAutosaver<SetupPayload>({ save: update, ...(debounceMs === undefined ? {} : { debounceMs }) });
+  const autosaver = createAutosaver<SetupPayload>({
+    save: update,
+    ...(debounceMs === undefined ? {} : { debounceMs }),
+  });
 
   return {
     eid,
@@ -105,7 +125,11 @@ export function createSetupProcess(client: AudienceClient, states: SetupStates, 
       const adPlatform = options.adPlatform ?? client.config.adPlatform;
       let connection: unknown;
       if (adPlatform) {
-        connection = unwrap(await client.GET("/integrations/connect/{adplatform}/status", { params: { path: { adplatform: adPlatform } } }));
+        connection = unwrap(
+          await client.GET("/integrations/connect/{adplatform}/status", {
+            params: { path: { adplatform: adPlatform } },
+          }),
+        );
       }
       return {
         taskId: boostTaskIdOf(data),

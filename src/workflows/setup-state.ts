@@ -4,8 +4,8 @@
  * through: the guard never blocks on a guess.
  */
 import { isPublishedForm } from "../assumptions.ts";
-import { SetupStateError, type SetupState } from "../errors/setup-state-error.ts";
 import type { CallHooks, HookedCall } from "../create-client.ts";
+import { type SetupState, SetupStateError } from "../errors/setup-state-error.ts";
 
 const SETUP = "/setup_processes/{eid}";
 
@@ -34,16 +34,28 @@ export class SetupStates {
     const state = this.get(eid);
     const key = `${op.method} ${op.path}`;
     const refuse = (message: string): never => {
-      throw new SetupStateError(message, { eid, state, method: op.method, path: op.path, expected: "a call the setup's state allows; nothing was sent" });
+      throw new SetupStateError(message, {
+        eid,
+        state,
+        method: op.method,
+        path: op.path,
+        expected: "a call the setup's state allows; nothing was sent",
+      });
     };
     if (key === `PUT ${SETUP}` && state === "published") {
-      refuse(`Setup ${eid} is published: the draft endpoint no longer applies. Edit a published cluster with POST /campaigns_setup (setupProcess(eid).editPublishedCluster) — Section 3 rules 1–2`);
+      refuse(
+        `Setup ${eid} is published: the draft endpoint no longer applies. Edit a published cluster with POST /campaigns_setup (setupProcess(eid).editPublishedCluster) — Section 3 rules 1–2`,
+      );
     }
     if (key === "POST /campaigns_setup" && (state === "draft" || state === "none")) {
-      refuse(`Setup ${eid} is ${state === "draft" ? "an unpublished draft: edit it with PUT /setup_processes/{eid}" : "absent"}; POST /campaigns_setup edits published setups only — Section 3`);
+      refuse(
+        `Setup ${eid} is ${state === "draft" ? "an unpublished draft: edit it with PUT /setup_processes/{eid}" : "absent"}; POST /campaigns_setup edits published setups only — Section 3`,
+      );
     }
     if ((key === `POST ${SETUP}/boost` || key === `DELETE ${SETUP}`) && state === "none") {
-      refuse(`Setup ${eid} has no draft to ${op.method === "DELETE" ? "cancel" : "publish"}: create it first with POST /setup_processes/{eid}`);
+      refuse(
+        `Setup ${eid} has no draft to ${op.method === "DELETE" ? "cancel" : "publish"}: create it first with POST /setup_processes/{eid}`,
+      );
     }
   }
 
@@ -52,7 +64,8 @@ export class SetupStates {
     if (eid === undefined) return;
     const key = `${op.method} ${op.path}`;
     if (response.ok) {
-      if (key === `GET ${SETUP}` || key === `POST ${SETUP}` || key === `PUT ${SETUP}`) this.set(eid, isPublishedForm(data) ? "published" : "draft");
+      if (key === `GET ${SETUP}` || key === `POST ${SETUP}` || key === `PUT ${SETUP}`)
+        this.set(eid, isPublishedForm(data) ? "published" : "draft");
       else if (key === `POST ${SETUP}/boost` || key === "POST /campaigns_setup") this.set(eid, "published");
       else if (key === `DELETE ${SETUP}`) this.set(eid, "none");
     } else if (key === `GET ${SETUP}` && response.status === 404) {

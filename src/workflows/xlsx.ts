@@ -16,7 +16,8 @@ export async function toBytes(input: Uint8Array | ArrayBuffer | Blob, field = "f
     return view instanceof Uint8Array ? view : new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
   }
   if (Object.prototype.toString.call(input) === "[object ArrayBuffer]") return new Uint8Array(input as ArrayBuffer);
-  if (typeof (input as Partial<Blob> | null)?.arrayBuffer === "function") return new Uint8Array(await (input as Blob).arrayBuffer());
+  if (typeof (input as Partial<Blob> | null)?.arrayBuffer === "function")
+    return new Uint8Array(await (input as Blob).arrayBuffer());
   throw new ValidationError([{ field, message: "must be a Uint8Array, an ArrayBuffer or a Blob" }]);
 }
 
@@ -37,7 +38,8 @@ export async function toBytes(input: Uint8Array | ArrayBuffer | Blob, field = "f
 export function assertXlsx(bytes: Uint8Array, field = "file"): void {
   // Anything else (from JavaScript) would crash in the ZIP reader with a TypeError or RangeError.
   // Checked by tag, not instanceof, so that a Uint8Array (or Buffer) of another realm passes.
-  if (Object.prototype.toString.call(bytes) !== "[object Uint8Array]") throw new ValidationError([{ field, message: "must be a Uint8Array (toBytes reads an ArrayBuffer or a Blob)" }]);
+  if (Object.prototype.toString.call(bytes) !== "[object Uint8Array]")
+    throw new ValidationError([{ field, message: "must be a Uint8Array (toBytes reads an ArrayBuffer or a Blob)" }]);
   const problem = xlsxProblem(bytes);
   if (problem !== undefined) throw new ValidationError([{ field, message: problem }]);
 }
@@ -49,8 +51,10 @@ function xlsxProblem(bytes: Uint8Array): string | undefined {
   if (bytes.length === 0) return "is empty (zero bytes); expected an XLSX workbook";
   if (startsWith(bytes, ZIP_LOCAL_HEADER)) return zipProblem(bytes);
   // Excel also wraps a password-protected .xlsx in an OLE2 container, so say so too.
-  if (startsWith(bytes, OLE2_HEADER)) return "is an old .xls workbook; save it as .xlsx (a password-protected workbook looks the same: remove the password)";
-  if (looksLikeText(bytes)) return "looks like text/CSV, not an XLSX workbook; save it as .xlsx from the spreadsheet program";
+  if (startsWith(bytes, OLE2_HEADER))
+    return "is an old .xls workbook; save it as .xlsx (a password-protected workbook looks the same: remove the password)";
+  if (looksLikeText(bytes))
+    return "looks like text/CSV, not an XLSX workbook; save it as .xlsx from the spreadsheet program";
   return "is not an XLSX workbook (unrecognised content)";
 }
 
@@ -64,7 +68,8 @@ const OTHER_ZIP_FORMATS: ReadonlyArray<readonly [part: string, what: string]> = 
 
 function zipProblem(bytes: Uint8Array): string | undefined {
   const names = centralDirectoryNames(bytes);
-  if (names === undefined) return "is a damaged or incomplete ZIP file (no readable central directory); expected an XLSX workbook";
+  if (names === undefined)
+    return "is a damaged or incomplete ZIP file (no readable central directory); expected an XLSX workbook";
   if (names.has("[content_types].xml") && names.has("xl/workbook.xml")) return undefined;
   const other = OTHER_ZIP_FORMATS.find(([part]) => names.has(part));
   if (other) return `is a ZIP archive but not an XLSX workbook: it is ${other[1]}`;
@@ -93,7 +98,8 @@ function centralDirectoryNames(bytes: Uint8Array): Set<string> | undefined {
   const names = new Set<string>();
   const decoder = new TextDecoder(); // names are UTF-8 or CP437; the two agree on the ASCII we look for
   for (let p = directory.start; p < directory.end; ) {
-    if (p + CENTRAL_HEADER_SIZE > directory.end || view.getUint32(p, true) !== CENTRAL_HEADER_SIGNATURE) return undefined;
+    if (p + CENTRAL_HEADER_SIZE > directory.end || view.getUint32(p, true) !== CENTRAL_HEADER_SIGNATURE)
+      return undefined;
     const nameEnd = p + CENTRAL_HEADER_SIZE + view.getUint16(p + 28, true);
     if (nameEnd > directory.end) return undefined;
     names.add(decoder.decode(bytes.subarray(p + CENTRAL_HEADER_SIZE, nameEnd)).toLowerCase());
@@ -142,6 +148,9 @@ const TEXT_SAMPLE_BYTES = 4096;
  * tab, line feed, vertical tab, form feed, carriage return and escape in its first 4 KiB.
  */
 function looksLikeText(bytes: Uint8Array): boolean {
-  const hasBom = startsWith(bytes, [0xef, 0xbb, 0xbf]) || startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff]);
-  return hasBom || bytes.subarray(0, TEXT_SAMPLE_BYTES).every((b) => b >= 0x20 || (b >= 0x09 && b <= 0x0d) || b === 0x1b);
+  const hasBom =
+    startsWith(bytes, [0xef, 0xbb, 0xbf]) || startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff]);
+  return (
+    hasBom || bytes.subarray(0, TEXT_SAMPLE_BYTES).every((b) => b >= 0x20 || (b >= 0x09 && b <= 0x0d) || b === 0x1b)
+  );
 }

@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { json, startRecordingServer, type RecordingServer } from "../support/recording-server.ts";
+import { json, type RecordingServer, startRecordingServer } from "../support/recording-server.ts";
 import { makeTokens } from "../support/tokens.ts";
 
 const run = promisify(execFile);
@@ -16,7 +16,11 @@ const env = { ...process.env, AI_USERNAME: "live-user", AI_PASSWORD: "live-passw
 
 async function contractLive(upstream: string): Promise<{ code: number; out: string }> {
   try {
-    const { stdout } = await run(resolve(root, "node_modules/.bin/tsx"), ["scripts/contract-live.ts", "--upstream", upstream], { cwd: root, env, timeout: 60_000 });
+    const { stdout } = await run(
+      resolve(root, "node_modules/.bin/tsx"),
+      ["scripts/contract-live.ts", "--upstream", upstream],
+      { cwd: root, env, timeout: 60_000 },
+    );
     return { code: 0, out: stdout };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -31,7 +35,8 @@ describe("contract:live", () => {
     drifting = await startRecordingServer((req, res) => {
       const id = { "x-request-id": `live-${req.method}-${req.path}` };
       if (req.path === "/auth") return json(res, 200, tokens, id);
-      if (req.path === "/events/") return json(res, 200, { items: [{ id: "evt-live" }, { name: "an event without its required id" }] }, id);
+      if (req.path === "/events/")
+        return json(res, 200, { items: [{ id: "evt-live" }, { name: "an event without its required id" }] }, id);
       if (req.path === "/messages/totalunread") return json(res, 200, { total_unread: "three" }, id);
       if (req.path === "/partners/") return json(res, 418, { teapot: true }, id);
       return json(res, 200, {}, id);
@@ -43,8 +48,12 @@ describe("contract:live", () => {
     const { code, out } = await contractLive(drifting.url);
     expect(code).toBe(1);
     expect(out).toMatch(/GET \/events\/\s+200\s+live-GET-\/events\/\s+Error: .*required property 'id'/);
-    expect(out).toMatch(/GET \/messages\/totalunread\s+200\s+live-GET-\/messages\/totalunread\s+Error: .*total_unread must be integer/);
-    expect(out).toMatch(/GET \/partners\/\s+418\s+live-GET-\/partners\/\s+Warning: Unable to match the returned status code/);
+    expect(out).toMatch(
+      /GET \/messages\/totalunread\s+200\s+live-GET-\/messages\/totalunread\s+Error: .*total_unread must be integer/,
+    );
+    expect(out).toMatch(
+      /GET \/partners\/\s+418\s+live-GET-\/partners\/\s+Warning: Unable to match the returned status code/,
+    );
     expect(out).not.toContain("live-password-secret");
   });
 

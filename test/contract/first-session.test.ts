@@ -11,7 +11,9 @@ describe("Prism mock of the merged description", () => {
     const access = signIn.data?.AccessToken ?? "";
     const claims = JSON.parse(Buffer.from(access.split(".")[1] ?? "", "base64url").toString()) as { exp: number };
     expect(claims.exp).toBeGreaterThan(Date.now() / 1000);
-    const idClaims = JSON.parse(Buffer.from((signIn.data?.IdToken ?? "").split(".")[1] ?? "", "base64url").toString()) as { groups: string[] };
+    const idClaims = JSON.parse(
+      Buffer.from((signIn.data?.IdToken ?? "").split(".")[1] ?? "", "base64url").toString(),
+    ) as { groups: string[] };
     expect(idClaims.groups.filter((g) => /^partner-id-[a-z0-9-]+$/.test(g))).toHaveLength(1);
 
     const event = await api.GET("/events/{eid}", {

@@ -5,15 +5,20 @@
  */
 import { describe, expect, inject, it } from "vitest";
 import { operations } from "../../generated/operations.ts";
-import { createAudienceClient, type AudienceClient } from "../../src/index.ts";
 import { sampleCalls } from "../../scripts/lib/sample-calls.ts";
+import { type AudienceClient, createAudienceClient } from "../../src/index.ts";
 import { makeZip, minimalXlsxEntries } from "../support/make-zip.ts";
 
 const SAMPLES = sampleCalls({ eid: "evt-1001", xlsx: () => makeZip(minimalXlsxEntries()) });
 
 function makeClient(): AudienceClient {
   const url = inject("prismUrl");
-  return createAudienceClient({ baseUrl: url, mediaUrl: url, credentials: { username: "demo", password: "demo-password" }, adPlatform: "meta" });
+  return createAudienceClient({
+    baseUrl: url,
+    mediaUrl: url,
+    credentials: { username: "demo", password: "demo-password" },
+    adPlatform: "meta",
+  });
 }
 
 describe("every operation of the description against Prism", () => {

@@ -16,28 +16,54 @@ const root = resolve(import.meta.dirname, "..", "..");
 
 /** Section 4 of the API specification, every (method, path); the toggles' method is assumed. */
 const SECTION_4 = [
-  "POST /auth", "POST /auth/refresh_token", "GET /status/",
-  "GET /partners/", "GET /profile/", "GET /features/", "GET /permissions",
-  "GET /events/", "GET /events/{eid}", "GET /events/{eid}/lookout_prediction_benchmark",
-  "GET /events/{eid}/lookout_prediction", "GET /events/{eid}/tickets", "GET /events/{eid}/campaigns",
-  "GET /events/{eid}/statistics", "GET /events/{eid}/clusters", "GET /events/{eid}/attribution_model",
-  "GET /events/{eid}/suggested_tcs", "GET /events/{eid}/campaigns_expected_value",
-  "GET /events/{eid}/budget_min_max", "GET /events/{eid}/default_campaigns_parameters",
+  "POST /auth",
+  "POST /auth/refresh_token",
+  "GET /status/",
+  "GET /partners/",
+  "GET /profile/",
+  "GET /features/",
+  "GET /permissions",
+  "GET /events/",
+  "GET /events/{eid}",
+  "GET /events/{eid}/lookout_prediction_benchmark",
+  "GET /events/{eid}/lookout_prediction",
+  "GET /events/{eid}/tickets",
+  "GET /events/{eid}/campaigns",
+  "GET /events/{eid}/statistics",
+  "GET /events/{eid}/clusters",
+  "GET /events/{eid}/attribution_model",
+  "GET /events/{eid}/suggested_tcs",
+  "GET /events/{eid}/campaigns_expected_value",
+  "GET /events/{eid}/budget_min_max",
+  "GET /events/{eid}/default_campaigns_parameters",
   "GET /setup_processes/call_to_action/",
-  "GET /setup_processes/{eid}", "POST /setup_processes/{eid}", "PUT /setup_processes/{eid}",
-  "POST /setup_processes/{eid}/boost", "DELETE /setup_processes/{eid}", "POST /campaigns_setup",
+  "GET /setup_processes/{eid}",
+  "POST /setup_processes/{eid}",
+  "PUT /setup_processes/{eid}",
+  "POST /setup_processes/{eid}/boost",
+  "DELETE /setup_processes/{eid}",
+  "POST /campaigns_setup",
   "GET /integrations/{adplatform}/events/{eid}/campaign_results",
   "GET /integrations/{adplatform}/events/{eid}/fb_insights",
   "GET /integrations/connect/{adplatform}/status",
-  "GET /messages/partner/", "GET /messages/totalunread", "GET /notifications/", "GET /notifications/stats",
-  "POST /ingest/transaction_summary", "POST /ingest/transaction_summary/from_excel", "POST /media",
+  "GET /messages/partner/",
+  "GET /messages/totalunread",
+  "GET /notifications/",
+  "GET /notifications/stats",
+  "POST /ingest/transaction_summary",
+  "POST /ingest/transaction_summary/from_excel",
+  "POST /media",
 ];
 /** Section 4, "query-string parameters or absent from the machine-readable description". */
 const DRIFTED = [
-  "POST /campaigns/", "PUT /events/{eid}/client_campaign_status", "GET /events/{eid}/client_campaign_status/task",
+  "POST /campaigns/",
+  "PUT /events/{eid}/client_campaign_status",
+  "GET /events/{eid}/client_campaign_status/task",
   "POST /events/{eid}/series",
-  "GET /events/{eid}/campaign_optimisation_status", "PUT /events/{eid}/campaign_optimisation_status",
-  "GET /events/{eid}/ad_campaign_optimisation_status", "PUT /events/{eid}/ad_campaign_optimisation_status",
+  "GET /events/{eid}/campaign_optimisation_status",
+  "PUT /events/{eid}/campaign_optimisation_status",
+  "GET /events/{eid}/ad_campaign_optimisation_status",
+  "PUT /events/{eid}/ad_campaign_optimisation_status",
   "GET /events/{eid}/available_events_for_series",
 ];
 
@@ -45,7 +71,8 @@ type Doc = { paths: Record<string, Record<string, { servers?: unknown }> & { ser
 function operationsOf(doc: Doc): string[] {
   const out: string[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
-    for (const method of ["get", "put", "post", "delete", "patch"]) if (item[method]) out.push(`${method.toUpperCase()} ${path}`);
+    for (const method of ["get", "put", "post", "delete", "patch"])
+      if (item[method]) out.push(`${method.toUpperCase()} ${path}`);
   }
   return out.sort();
 }
@@ -71,7 +98,8 @@ describe("the merged and the vendor description", () => {
 
 describe("generation in a scratch copy of the repository", () => {
   let dir: string;
-  const generate = (...args: string[]) => run(join(dir, "node_modules/.bin/tsx"), ["scripts/generate.ts", ...args], { cwd: dir });
+  const generate = (...args: string[]) =>
+    run(join(dir, "node_modules/.bin/tsx"), ["scripts/generate.ts", ...args], { cwd: dir });
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "ai-gen-test-"));
@@ -92,7 +120,9 @@ describe("generation in a scratch copy of the repository", () => {
     const original = await readFile(file, "utf8");
     await writeFile(file, original.replace("version: 3.0.0", "version: 3.0.1"));
     try {
-      await expect(generate("--check")).rejects.toMatchObject({ stderr: expect.stringContaining("differs from a fresh generation") });
+      await expect(generate("--check")).rejects.toMatchObject({
+        stderr: expect.stringContaining("differs from a fresh generation"),
+      });
     } finally {
       await writeFile(file, original);
     }
@@ -103,7 +133,9 @@ describe("generation in a scratch copy of the repository", () => {
     const original = await readFile(file, "utf8");
     await writeFile(file, `${original}\n  - target: $.paths['/no/such/path'].get\n    update: { summary: nowhere }\n`);
     try {
-      await expect(generate()).rejects.toMatchObject({ stderr: expect.stringMatching(/action #\d+ \(target \$\.paths\['\/no\/such\/path'\]\.get\) matched nothing/) });
+      await expect(generate()).rejects.toMatchObject({
+        stderr: expect.stringMatching(/action #\d+ \(target \$\.paths\['\/no\/such\/path'\]\.get\) matched nothing/),
+      });
     } finally {
       await writeFile(file, original);
     }

@@ -86,7 +86,7 @@ export function mulberry32(seed: number): () => number {
 }
 
 /** FNV-1a, 32 bits: turns (seed, call, attempt) into a generator seed. */
-export function hash32(text: string): number {
+function hash32(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
@@ -235,7 +235,8 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
   let requestsInEpisode = 0;
   const countInFlight = (partnerOnly: boolean, sentUpTo = Number.POSITIVE_INFINITY): number => {
     let n = 0;
-    for (const [probe, entry] of inFlight) if (!abandoned.has(probe) && probe <= sentUpTo && (!partnerOnly || entry.partner)) n++;
+    for (const [probe, entry] of inFlight)
+      if (!abandoned.has(probe) && probe <= sentUpTo && (!partnerOnly || entry.partner)) n++;
     return n;
   };
 
@@ -263,7 +264,8 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     const seenAt = Date.now();
     setImmediate(() => {
       const limit = attached?.concurrency().limit;
-      if (limit !== undefined && limit > reducedCap) violations.push(`after a 429 the client's concurrency cap was ${limit}, not ≤ ${reducedCap}`);
+      if (limit !== undefined && limit > reducedCap)
+        violations.push(`after a 429 the client's concurrency cap was ${limit}, not ≤ ${reducedCap}`);
       episodes.push({ from: Date.now(), until: seenAt + quietPeriodMs });
     });
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
@@ -323,19 +325,46 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     const previous = perKey.get(key) ?? [];
     perKey.set(key, previous);
     lastKey.set(`${method} ${resource}`, key);
-    const record: AttemptRecord = { seq, probe, method, path, resource, key, index: previous.length, fault: "ok", status: undefined, requestId, completed: false, abandoned: false, applied: false, partner, inEpisode: episode, receivedAt: Date.now() };
+    const record: AttemptRecord = {
+      seq,
+      probe,
+      method,
+      path,
+      resource,
+      key,
+      index: previous.length,
+      fault: "ok",
+      status: undefined,
+      requestId,
+      completed: false,
+      abandoned: false,
+      applied: false,
+      partner,
+      inEpisode: episode,
+      receivedAt: Date.now(),
+    };
     previous.push(record);
     records.push(record);
 
     let latencyMs = 0; // drawn with the fault: a real API takes a few ms, so calls overlap
-    const send = (status: number, payload: string, type = "application/json", extra: Record<string, string> = {}): void => {
+    const send = (
+      status: number,
+      payload: string,
+      type = "application/json",
+      extra: Record<string, string> = {},
+    ): void => {
       const write = (): void => {
         record.status = status;
         if (res.destroyed) {
           finish();
           return;
         }
-        res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(payload), "x-request-id": requestId, ...extra });
+        res.writeHead(status, {
+          "content-type": type,
+          "content-length": Buffer.byteLength(payload),
+          "x-request-id": requestId,
+          ...extra,
+        });
         res.end(payload);
         record.completed = true;
         finish();
@@ -347,7 +376,8 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
       const timer = setTimeout(write, latencyMs);
       res.on("close", () => clearTimeout(timer));
     };
-    const sendJson = (status: number, value: unknown, extra: Record<string, string> = {}): void => send(status, JSON.stringify(value), "application/json", extra);
+    const sendJson = (status: number, value: unknown, extra: Record<string, string> = {}): void =>
+      send(status, JSON.stringify(value), "application/json", extra);
 
     // Sign-in and refresh are not faulted: the session must sign in once, and refresh only when told to.
     if (method === "POST" && path === "/auth") {
@@ -360,7 +390,8 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     }
     if (method === "POST" && path === "/auth/refresh_token") {
       record.fault = "auth";
-      if ((parsed as { token?: unknown } | undefined)?.token !== refreshToken) violations.push("refresh with a wrong refresh token");
+      if ((parsed as { token?: unknown } | undefined)?.token !== refreshToken)
+        violations.push("refresh with a wrong refresh token");
       // Needed when the token is revoked, or when the client never got the answer that issued it.
       if (current !== undefined && !revoked.has(current) && !abandoned.has(currentIssuedBy)) unneededRefreshes++;
       currentIssuedBy = probe;
@@ -370,7 +401,8 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
 
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
     if (!bearer || !accessTokens.has(bearer)) violations.push(`${method} ${path}: unknown or missing bearer token`);
-    if (req.headers["x-preferred-partner-id"] !== PARTNER) violations.push(`${method} ${path}: partner header ${String(req.headers["x-preferred-partner-id"])}`);
+    if (req.headers["x-preferred-partner-id"] !== PARTNER)
+      violations.push(`${method} ${path}: partner header ${String(req.headers["x-preferred-partner-id"])}`);
     // The server echoes the caller's credentials into its error bodies: the worst case for leaks.
     const echo = { authorization: req.headers.authorization, body: body.slice(0, 200) };
     if (bearer && revoked.has(bearer)) {
@@ -384,7 +416,8 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     let kind = drawn;
     // An injected 401 revokes the current token; never on the last attempt, nor right after a 401
     // (the client replays once per call after renewing), so that every revocation is answered.
-    if (kind === "401" && (record.index >= maxAttempts - 1 || bearer !== current || previous.at(-2)?.status === 401)) kind = "ok";
+    if (kind === "401" && (record.index >= maxAttempts - 1 || bearer !== current || previous.at(-2)?.status === 401))
+      kind = "ok";
     record.fault = kind;
     count(kind);
     const second = next();
@@ -432,7 +465,11 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
       }
       case "reset-mid-body": {
         record.status = answer.status;
-        res.writeHead(answer.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) + 64, "x-request-id": requestId });
+        res.writeHead(answer.status, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(text) + 64,
+          "x-request-id": requestId,
+        });
         res.write(text.slice(0, Math.max(1, text.length >> 1)));
         finish(); // the server is done with it: it drops the connection now
         setTimeout(() => res.socket?.destroy(), 2);
@@ -454,7 +491,15 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
   }
 
   /** The fake API itself: drafts, ingests, campaigns and reads. */
-  function route(method: string, path: string, resource: string, body: unknown, url: URL, apply: boolean, record: AttemptRecord): { status: number; body: unknown } {
+  function route(
+    method: string,
+    path: string,
+    resource: string,
+    body: unknown,
+    url: URL,
+    apply: boolean,
+    record: AttemptRecord,
+  ): { status: number; body: unknown } {
     const setup = /^\/setup_processes\/([^/]+)$/.exec(path);
     const write = (kind: keyof typeof creations, effect: () => void): void => {
       if (!apply) return;
@@ -467,7 +512,10 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     };
     if (setup) {
       const eid = decodeURIComponent(setup[1] as string);
-      if (method === "GET") return drafts.has(eid) ? { status: 200, body: drafts.get(eid) } : { status: 404, body: { code: "error.not_found" } };
+      if (method === "GET")
+        return drafts.has(eid)
+          ? { status: 200, body: drafts.get(eid) }
+          : { status: 404, body: { code: "error.not_found" } };
       if (method === "POST") {
         write("drafts", () => drafts.set(eid, body));
         return { status: 201, body: drafts.get(eid) ?? body };
@@ -491,13 +539,16 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     const event = /^\/events\/([^/]+)(\/lookout_prediction_benchmark)?$/.exec(path);
     if (method === "GET" && event) {
       const eid = decodeURIComponent(event[1] as string);
-      return event[2] ? { status: 200, body: { eid, benchmark: [85, "90%", 101.5] } } : { status: 200, body: { id: eid, name: `Event ${eid}` } };
+      return event[2]
+        ? { status: 200, body: { eid, benchmark: [85, "90%", 101.5] } }
+        : { status: 200, body: { id: eid, name: `Event ${eid}` } };
     }
     return { status: 404, body: { code: "error.not_found" } };
   }
 
   function received(path: string): number {
-    return records.filter((r) => r.fault === "auth" && r.path === path && r.completed && !abandoned.has(r.probe)).length;
+    return records.filter((r) => r.fault === "auth" && r.path === path && r.completed && !abandoned.has(r.probe))
+      .length;
   }
 
   function count(kind: string): void {
@@ -562,7 +613,8 @@ function parseJson(text: string): unknown {
 
 /** What a call is about: ingests by their eid, campaigns by their name, everything else by path. */
 function resourceOf(method: string, path: string, url: URL, body: unknown): string {
-  if (method === "POST" && path === "/ingest/transaction_summary") return `ingest:${String((body as { eid?: unknown } | undefined)?.eid)}`;
+  if (method === "POST" && path === "/ingest/transaction_summary")
+    return `ingest:${String((body as { eid?: unknown } | undefined)?.eid)}`;
   if (method === "POST" && path === "/campaigns/") return `campaign:${url.searchParams.get("name") ?? ""}`;
   return path;
 }

@@ -11,17 +11,26 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  type AudienceClient,
+  type AudienceError,
   createAudienceClient,
   createCampaign,
   ingestTransactionSummary,
   isAudienceError,
   readBenchmark,
-  unwrap,
-  type AudienceClient,
-  type AudienceError,
   type SetupPayload,
+  unwrap,
 } from "../../src/index.ts";
-import { CALM_WEIGHTS, DEFAULT_WEIGHTS, FAULT_KINDS, mulberry32, startFaultServer, type AttemptRecord, type FaultServer, type FaultStats } from "./fault-server.ts";
+import {
+  type AttemptRecord,
+  CALM_WEIGHTS,
+  DEFAULT_WEIGHTS,
+  FAULT_KINDS,
+  type FaultServer,
+  type FaultStats,
+  mulberry32,
+  startFaultServer,
+} from "./fault-server.ts";
 import { createSecretHarness } from "./secret-harness.ts";
 
 const SEED = Number(process.env.FAULT_SEED ?? 20_261_122);
@@ -58,8 +67,21 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-const draftOf = (id: string): SetupPayload => ({ goal: "ROAS", total_budget: 1500, start_date: "2027-01-01", end_date: "2027-01-31", tc_run_id: 3, targeting: [{ draft: id }] });
-const editOf = (id: string, n: number): SetupPayload => ({ goal: "UTILIZATION", total_budget: 1000 + n, start_date: "2027-02-01", end_date: "2027-02-28", targeting: [{ edit: `${id}#${n}` }] });
+const draftOf = (id: string): SetupPayload => ({
+  goal: "ROAS",
+  total_budget: 1500,
+  start_date: "2027-01-01",
+  end_date: "2027-01-31",
+  tc_run_id: 3,
+  targeting: [{ draft: id }],
+});
+const editOf = (id: string, n: number): SetupPayload => ({
+  goal: "UTILIZATION",
+  total_budget: 1000 + n,
+  start_date: "2027-02-01",
+  end_date: "2027-02-28",
+  targeting: [{ edit: `${id}#${n}` }],
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The calls of a run in a seeded order; those of the calm phase (first) have ids starting "calm-". */
@@ -85,7 +107,14 @@ async function run(client: AudienceClient, op: Op, index: number): Promise<Omit<
     case "create":
       return { value: await client.setupProcess(op.id).create(draftOf(op.id)) };
     case "ingest":
-      return { value: await ingestTransactionSummary(client, { eid: op.id, from: "2026-10-01", to: "2026-10-31", tickets: [{ type: "GA", sold: 10, revenue: 250 }] }) };
+      return {
+        value: await ingestTransactionSummary(client, {
+          eid: op.id,
+          from: "2026-10-01",
+          to: "2026-10-31",
+          tickets: [{ type: "GA", sold: 10, revenue: 250 }],
+        }),
+      };
     case "campaign":
       return { value: await createCampaign(client, { name: op.id, budget: 100 }) };
     case "autosave": {
@@ -135,7 +164,13 @@ function finalCall(s: FaultServer, op: Op): AttemptRecord[] {
 }
 
 const writeResource = (op: Op): string | undefined =>
-  op.kind === "create" ? `/setup_processes/${op.id}` : op.kind === "ingest" ? `ingest:${op.id}` : op.kind === "campaign" ? `campaign:${op.id}` : undefined;
+  op.kind === "create"
+    ? `/setup_processes/${op.id}`
+    : op.kind === "ingest"
+      ? `ingest:${op.id}`
+      : op.kind === "campaign"
+        ? `campaign:${op.id}`
+        : undefined;
 
 /** Every invariant of the issue, checked against what the server saw. Returns the violations. */
 function check(s: FaultServer, client: AudienceClient, outcomes: readonly Outcome[], stats: FaultStats): string[] {
@@ -160,34 +195,46 @@ function check(s: FaultServer, client: AudienceClient, outcomes: readonly Outcom
       const e = o.error as AudienceError;
       if ((e.attempts ?? 0) > MAX_ATTEMPTS) fail(`${label}: error reports ${e.attempts} attempts`);
       // 5. The request id of the answer the error describes, whenever the client received one.
-      if (last?.completed && !last.abandoned && e.requestId !== last.requestId) fail(`${label}: ${e.name} carries request id ${String(e.requestId)}, the server sent ${last.requestId} (${last.fault})`);
-      if (e.requestId !== undefined && e.requestId !== last?.requestId) fail(`${label}: ${e.name} carries request id ${e.requestId}, not that of the last answer`);
+      if (last?.completed && !last.abandoned && e.requestId !== last.requestId)
+        fail(
+          `${label}: ${e.name} carries request id ${String(e.requestId)}, the server sent ${last.requestId} (${last.fault})`,
+        );
+      if (e.requestId !== undefined && e.requestId !== last?.requestId)
+        fail(`${label}: ${e.name} carries request id ${e.requestId}, not that of the last answer`);
       // A write that took effect is never reported as one that did not (Section 3 rule 3).
-      if (resource && s.applied(resource) > 0 && !e.mayHaveSucceeded) fail(`${label}: the write took effect but ${e.name} says it did not (mayHaveSucceeded false)`);
+      if (resource && s.applied(resource) > 0 && !e.mayHaveSucceeded)
+        fail(`${label}: the write took effect but ${e.name} says it did not (mayHaveSucceeded false)`);
     } else {
       // Success means the right data: no truncated or foreign body was accepted.
-      if (op.kind === "read" && (o.value as { id?: unknown })?.id !== op.id) fail(`${label}: wrong data ${JSON.stringify(o.value)}`);
+      if (op.kind === "read" && (o.value as { id?: unknown })?.id !== op.id)
+        fail(`${label}: wrong data ${JSON.stringify(o.value)}`);
       if (op.kind === "benchmark") {
         const b = o.value as { unit: string; fractions: number[] };
-        if (b.unit !== "percent" || JSON.stringify(b.fractions) !== JSON.stringify([0.85, 0.9, 1.015])) fail(`${label}: benchmark read as ${JSON.stringify(b)}`);
+        if (b.unit !== "percent" || JSON.stringify(b.fractions) !== JSON.stringify([0.85, 0.9, 1.015]))
+          fail(`${label}: benchmark read as ${JSON.stringify(b)}`);
       }
-      if (op.kind === "create" && JSON.stringify(o.value) !== JSON.stringify(draftOf(op.id))) fail(`${label}: resolved with ${JSON.stringify(o.value)}`);
+      if (op.kind === "create" && JSON.stringify(o.value) !== JSON.stringify(draftOf(op.id)))
+        fail(`${label}: resolved with ${JSON.stringify(o.value)}`);
       // Autosave: last write wins on the server once flush resolved.
-      if (op.kind === "autosave" && JSON.stringify(s.draft(op.id)) !== JSON.stringify(o.lastEdit)) fail(`${label}: flush resolved but the server holds ${JSON.stringify(s.draft(op.id))}, not the last edit`);
-      if (resource && s.applied(resource) !== 1) fail(`${label}: succeeded but the server applied it ${s.applied(resource)} times`);
+      if (op.kind === "autosave" && JSON.stringify(s.draft(op.id)) !== JSON.stringify(o.lastEdit))
+        fail(`${label}: flush resolved but the server holds ${JSON.stringify(s.draft(op.id))}, not the last edit`);
+      if (resource && s.applied(resource) !== 1)
+        fail(`${label}: succeeded but the server applied it ${s.applied(resource)} times`);
     }
   }
   // 2. No logical call makes more than 5 attempts (a draft create's check GETs are calls of their own).
   for (const [key, n] of attemptsPerCall(s)) if (n > MAX_ATTEMPTS) fail(`${key}: ${n} attempts`);
   // 3. Never more than 8 in flight, nor more than 4 during a 429 episode (Section 8.4).
   if (stats.maxInFlight > 8) fail(`server saw ${stats.maxInFlight} partner calls in flight (max 8)`);
-  if (stats.maxInFlightInEpisode > 4) fail(`server saw ${stats.maxInFlightInEpisode} in flight during a 429 episode (max 4)`);
+  if (stats.maxInFlightInEpisode > 4)
+    fail(`server saw ${stats.maxInFlightInEpisode} in flight during a 429 episode (max 4)`);
   // 4. Zero duplicate creations from non-idempotent writes.
   for (const d of stats.duplicates) fail(`duplicate: ${d}`);
   // 6. One sign-in; refreshes exactly as often as 401s revoked the token.
   if (stats.signIns !== 1) fail(`signed in ${stats.signIns} times`);
   if (stats.unneededRefreshes > 0) fail(`${stats.unneededRefreshes} refreshes while the token was still valid`);
-  if (stats.refreshes !== stats.revocations) fail(`${stats.refreshes} refreshes for ${stats.revocations} revoked tokens`);
+  if (stats.refreshes !== stats.revocations)
+    fail(`${stats.refreshes} refreshes for ${stats.revocations} revoked tokens`);
   const session = client.sessionStats();
   if (session.signIns !== 1 || session.refreshes !== stats.refreshes) fail(`client counted ${JSON.stringify(session)}`);
   return violations;
@@ -207,7 +254,13 @@ interface RunResult {
 }
 
 async function faultRun(seed: number, mix: Mix, ratePacing: boolean): Promise<RunResult> {
-  const s = await startFaultServer({ seed, weightsFor, slowMs: 3 * TIMEOUT_MS, quietPeriodMs: QUIET_MS, maxAttempts: MAX_ATTEMPTS });
+  const s = await startFaultServer({
+    seed,
+    weightsFor,
+    slowMs: 3 * TIMEOUT_MS,
+    quietPeriodMs: QUIET_MS,
+    maxAttempts: MAX_ATTEMPTS,
+  });
   servers.push(s);
   harness.addSecrets(s.credentials.password);
   const client = createAudienceClient(
@@ -219,7 +272,13 @@ async function faultRun(seed: number, mix: Mix, ratePacing: boolean): Promise<Ru
       timeoutMs: TIMEOUT_MS,
       rateLimitQuietPeriodMs: QUIET_MS,
       ratePacing,
-      retry: { maxAttempts: MAX_ATTEMPTS, baseDelayMs: 2, maxDelayMs: 20, rateLimitDelayMs: [2, 10], maxRetryAfterMs: 1_000 },
+      retry: {
+        maxAttempts: MAX_ATTEMPTS,
+        baseDelayMs: 2,
+        maxDelayMs: 20,
+        rateLimitDelayMs: [2, 10],
+        maxRetryAfterMs: 1_000,
+      },
     },
     { autosaveDebounceMs: 5 },
   );
@@ -246,7 +305,8 @@ async function faultRun(seed: number, mix: Mix, ratePacing: boolean): Promise<Ru
   const stats = s.stats();
   const violations = check(s, client, outcomes, stats);
   const errorsByName: Record<string, number> = {};
-  for (const o of outcomes) if (o.error !== undefined) errorsByName[(o.error as Error).name] = (errorsByName[(o.error as Error).name] ?? 0) + 1;
+  for (const o of outcomes)
+    if (o.error !== undefined) errorsByName[(o.error as Error).name] = (errorsByName[(o.error as Error).name] ?? 0) + 1;
   const summary = {
     seed,
     ratePacing,
@@ -281,23 +341,31 @@ async function faultRun(seed: number, mix: Mix, ratePacing: boolean): Promise<Ru
 function expectCoverage({ stats, outcomes }: RunResult, seed: number, total: number, everyKind: boolean): void {
   expect(outcomes.length).toBe(total);
   const kinds = everyKind ? FAULT_KINDS : FAULT_KINDS.filter((k) => DEFAULT_WEIGHTS[k] >= 20); // a small run may miss the rarest
-  for (const kind of kinds) expect(stats.faultsByKind[kind] ?? 0, `seed ${seed}: fault ${kind} never injected`).toBeGreaterThan(0);
+  for (const kind of kinds)
+    expect(stats.faultsByKind[kind] ?? 0, `seed ${seed}: fault ${kind} never injected`).toBeGreaterThan(0);
   expect(stats.maxInFlight, `seed ${seed}: the concurrency cap was never reached`).toBe(8);
   expect(stats.requestsInEpisode, `seed ${seed}: no request was sent inside a 429 episode`).toBeGreaterThan(0);
   expect(stats.revocations, `seed ${seed}: no 401 forced a refresh`).toBeGreaterThan(0);
-  expect(outcomes.some((o) => o.error !== undefined), `seed ${seed}: no call failed, so no error was checked`).toBe(true);
+  expect(
+    outcomes.some((o) => o.error !== undefined),
+    `seed ${seed}: no call failed, so no error was checked`,
+  ).toBe(true);
 }
 
 const total = (mix: Mix) => Object.values(mix).reduce((a, b) => a + b, 0);
 
 describe("fault injection (issue 6)", () => {
-  it(`${total(FULL_MIX)} calls keep the client's promises under seeded faults (seed ${SEED}, pacing off)`, { timeout: 60_000 }, async () => {
+  it(`${total(FULL_MIX)} calls keep the client's promises under seeded faults (seed ${SEED}, pacing off)`, {
+    timeout: 60_000,
+  }, async () => {
     const result = await faultRun(SEED, FULL_MIX, false);
     expect(result.violations, `seed ${SEED} — replay with FAULT_SEED=${SEED}`).toEqual([]);
     expectCoverage(result, SEED, total(FULL_MIX), true);
   });
 
-  it(`${total(SMALL_MIX)} calls keep them with every default, rate pacing included (seed ${SEED + 1})`, { timeout: 60_000 }, async () => {
+  it(`${total(SMALL_MIX)} calls keep them with every default, rate pacing included (seed ${SEED + 1})`, {
+    timeout: 60_000,
+  }, async () => {
     const result = await faultRun(SEED + 1, SMALL_MIX, true);
     expect(result.violations, `seed ${SEED + 1} — replay with FAULT_SEED=${SEED}`).toEqual([]);
     expectCoverage(result, SEED + 1, total(SMALL_MIX), false);

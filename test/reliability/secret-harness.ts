@@ -63,7 +63,10 @@ export function createSecretHarness(): SecretHarness {
       for (const text of texts) {
         for (const secret of secrets) {
           const at = text.indexOf(secret);
-          if (at >= 0) found.push(`…${text.slice(Math.max(0, at - 80), at)}<SECRET ${secret.slice(0, 6)}…>${text.slice(at + secret.length, at + secret.length + 80)}…`);
+          if (at >= 0)
+            found.push(
+              `…${text.slice(Math.max(0, at - 80), at)}<SECRET ${secret.slice(0, 6)}…>${text.slice(at + secret.length, at + secret.length + 80)}…`,
+            );
         }
       }
       return found;

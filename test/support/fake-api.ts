@@ -3,7 +3,7 @@
  * tokens, anything else goes to the test's route handler. Counts sign-ins and refreshes.
  */
 import type { ServerResponse } from "node:http";
-import { json, startRecordingServer, type RecordedRequest, type RecordingServer } from "./recording-server.ts";
+import { json, type RecordedRequest, type RecordingServer, startRecordingServer } from "./recording-server.ts";
 import { makeTokens } from "./tokens.ts";
 
 export interface FakeApi extends RecordingServer {
@@ -31,11 +31,18 @@ export interface FakeApiOptions {
 export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeApi> {
   let signIns = 0;
   let refreshes = 0;
-  let current = makeTokens({ ...(options.groups ? { groups: options.groups } : {}), ...(options.expSeconds ? { expSeconds: options.expSeconds() } : {}) });
+  let current = makeTokens({
+    ...(options.groups ? { groups: options.groups } : {}),
+    ...(options.expSeconds ? { expSeconds: options.expSeconds() } : {}),
+  });
   const issued: string[] = [];
-  let route: (req: RecordedRequest, res: ServerResponse) => void | Promise<void> = (_req, res) => json(res, 200, { ok: true }, { "x-request-id": "req-ok" });
+  let route: (req: RecordedRequest, res: ServerResponse) => void | Promise<void> = (_req, res) =>
+    json(res, 200, { ok: true }, { "x-request-id": "req-ok" });
   const issue = () => {
-    current = makeTokens({ ...(options.groups ? { groups: options.groups } : {}), ...(options.expSeconds ? { expSeconds: options.expSeconds() } : {}) });
+    current = makeTokens({
+      ...(options.groups ? { groups: options.groups } : {}),
+      ...(options.expSeconds ? { expSeconds: options.expSeconds() } : {}),
+    });
     issued.push(current.AccessToken, current.IdToken, current.RefreshToken);
     return current;
   };
@@ -50,7 +57,9 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       refreshes += 1;
       await new Promise((r) => setTimeout(r, 20));
       const { RefreshToken, ...rest } = issue();
-      return json(res, 200, options.refreshOmitsRefreshToken ? rest : { ...rest, RefreshToken }, { "x-request-id": `req-refresh-${refreshes}` });
+      return json(res, 200, options.refreshOmitsRefreshToken ? rest : { ...rest, RefreshToken }, {
+        "x-request-id": `req-refresh-${refreshes}`,
+      });
     }
     return route(req, res);
   });
@@ -59,7 +68,9 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     refreshes: () => refreshes,
     tokens: () => current,
     issued,
-    route: (h: typeof route) => void (route = h),
+    route: (h: typeof route) => {
+      route = h;
+    },
     calls: () => server.requests.filter((r) => !r.path.startsWith("/auth")),
   });
 }

@@ -2,8 +2,9 @@
  * A fake of the setup-process endpoints (Section 3) on top of the fake API: drafts per eid, PUT
  * refused after publish, boost answering 201 with a task id, an ad-platform status.
  */
-import { json } from "./recording-server.ts";
+
 import type { FakeApi } from "./fake-api.ts";
+import { json } from "./recording-server.ts";
 
 export interface SetupStore {
   drafts: Map<string, Record<string, unknown>>;
@@ -22,14 +23,18 @@ export function routeSetupApi(api: FakeApi, options: { putDelayMs?: () => number
         store.published.add(eid);
         return json(res, 201, { task_id: `boost-${eid}` }, { "x-request-id": "req-boost" });
       }
-      if (req.method === "GET") return store.drafts.has(eid) ? json(res, 200, { ...store.drafts.get(eid), ...(store.published.has(eid) ? { status: "PUBLISHED" } : {}) }) : json(res, 404, {});
+      if (req.method === "GET")
+        return store.drafts.has(eid)
+          ? json(res, 200, { ...store.drafts.get(eid), ...(store.published.has(eid) ? { status: "PUBLISHED" } : {}) })
+          : json(res, 404, {});
       if (req.method === "POST") {
         store.creates += 1;
         store.drafts.set(eid, JSON.parse(req.body));
         return json(res, 201, store.drafts.get(eid));
       }
       if (req.method === "PUT") {
-        if (store.published.has(eid)) return json(res, 409, { code: "error.setup.published" }, { "x-request-id": "req-put-409" });
+        if (store.published.has(eid))
+          return json(res, 409, { code: "error.setup.published" }, { "x-request-id": "req-put-409" });
         const delay = options.putDelayMs?.() ?? 0;
         if (delay) await new Promise((r) => setTimeout(r, delay));
         store.drafts.set(eid, JSON.parse(req.body));
@@ -41,7 +46,8 @@ export function routeSetupApi(api: FakeApi, options: { putDelayMs?: () => number
       }
     }
     if (req.path === "/campaigns_setup") return json(res, 200, { edited: JSON.parse(req.body) });
-    if (/^\/integrations\/connect\/[^/]+\/status$/.test(req.path)) return json(res, 200, { connected: true, platform: req.path.split("/")[3] });
+    if (/^\/integrations\/connect\/[^/]+\/status$/.test(req.path))
+      return json(res, 200, { connected: true, platform: req.path.split("/")[3] });
     return json(res, 404, {});
   });
   return store;

@@ -1,5 +1,5 @@
 /** Test JWTs: unsigned, with the claims the client reads (exp, groups). */
-export function makeJwt(claims: Record<string, unknown>): string {
+function makeJwt(claims: Record<string, unknown>): string {
   const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
   return `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.${Buffer.from(`sig-${Math.random()}`).toString("base64url")}`;
 }
@@ -11,7 +11,12 @@ export function makeTokens(options: { groups?: string[]; expSeconds?: number } =
   const serial = Math.random().toString(36).slice(2, 10);
   return {
     AccessToken: makeJwt({ sub: "u1", token_use: "access", exp: options.expSeconds ?? inOneHour(), n: serial }),
-    IdToken: makeJwt({ sub: "u1", token_use: "id", exp: options.expSeconds ?? inOneHour(), groups: options.groups ?? ["partner-id-acme", "staff"] }),
+    IdToken: makeJwt({
+      sub: "u1",
+      token_use: "id",
+      exp: options.expSeconds ?? inOneHour(),
+      groups: options.groups ?? ["partner-id-acme", "staff"],
+    }),
     RefreshToken: `refresh-${serial}-opaque-secret`,
   };
 }

@@ -280,78 +280,84 @@ describe("createAutosaver", () => {
 
 describe("createAutosaver under random save latencies (fc.scheduler)", () => {
   type Step = { kind: "edit" | "flush"; pauseMs: number };
-  const steps = fc.array(fc.record({ kind: fc.constantFrom<Step["kind"]>("edit", "edit", "edit", "flush"), pauseMs: fc.integer({ min: 0, max: 30 }) }), { maxLength: 15 });
+  const steps = fc.array(
+    fc.record({
+      kind: fc.constantFrom<Step["kind"]>("edit", "edit", "edit", "flush"),
+      pauseMs: fc.integer({ min: 0, max: 30 }),
+    }),
+    { maxLength: 15 },
+  );
 
   it("stores the last edit, with at most one save in flight and saves applied in edit order", async () => {
     await fc.assert(
       fc.asyncProperty(fc.scheduler(), steps, fc.array(fc.boolean(), { maxLength: 6 }), async (s, steps, failures) => {
-          vi.useFakeTimers();
-          try {
-            const server = { stored: -1, history: [] as number[], inFlight: 0, maxInFlight: 0, saves: 0 };
-            // The fake server stores a save when the scheduler lets it complete; `failures` makes
-            // the first few saves fail (true) or succeed (false).
-            const save = async (payload: number): Promise<void> => {
-              server.maxInFlight = Math.max(server.maxInFlight, ++server.inFlight);
-              const fails = failures[server.saves++] ?? false;
-              try {
-                await s.schedule(Promise.resolve(), `save ${payload}${fails ? " (fails)" : ""}`);
-                if (fails) throw new Error(`save ${payload} failed`);
-                server.stored = payload;
-                server.history.push(payload);
-              } finally {
-                server.inFlight--;
-              }
-            };
-            const saver = createAutosaver({ save, debounceMs: 10 });
-
-            let lastEdit = -1;
-            let unsettled = 0;
-            const violations: string[] = [];
-            s.scheduleSequence(
-              steps.map((step, i) => ({
-                label: `${step.kind} #${i}, then ${step.pauseMs} ms`,
-                builder: async () => {
-                  if (step.kind === "edit") {
-                    lastEdit = i;
-                    unsettled++;
-                    saver.autosave(i).then(
-                      () => {
-                        unsettled--;
-                        if (server.stored < i) violations.push(`edit ${i} resolved while ${server.stored} was stored`);
-                      },
-                      () => unsettled--,
-                    );
-                  } else {
-                    saver.flush().catch(() => {}); // a mid-way flush may see a failing save
-                  }
-                  await vi.advanceTimersByTimeAsync(step.pauseMs);
-                },
-              })),
-            );
-            await s.waitIdle();
-
-            // Final flush, repeated while the scripted failures last.
-            for (let attempt = 0; ; attempt++) {
-              try {
-                await s.waitFor(saver.flush());
-                break;
-              } catch (error) {
-                if (attempt > failures.length) throw error;
-              }
+        vi.useFakeTimers();
+        try {
+          const server = { stored: -1, history: [] as number[], inFlight: 0, maxInFlight: 0, saves: 0 };
+          // The fake server stores a save when the scheduler lets it complete; `failures` makes
+          // the first few saves fail (true) or succeed (false).
+          const save = async (payload: number): Promise<void> => {
+            server.maxInFlight = Math.max(server.maxInFlight, ++server.inFlight);
+            const fails = failures[server.saves++] ?? false;
+            try {
+              await s.schedule(Promise.resolve(), `save ${payload}${fails ? " (fails)" : ""}`);
+              if (fails) throw new Error(`save ${payload} failed`);
+              server.stored = payload;
+              server.history.push(payload);
+            } finally {
+              server.inFlight--;
             }
-            for (let i = 0; i < 5; i++) await Promise.resolve();
+          };
+          const saver = createAutosaver({ save, debounceMs: 10 });
 
-            expect(server.stored).toBe(lastEdit);
-            expect(server.maxInFlight).toBeLessThanOrEqual(1);
-            expect(server.history).toEqual([...server.history].sort((a, b) => a - b)); // never an older edit after a newer one
-            expect(new Set(server.history).size).toBe(server.history.length);
-            expect(violations).toEqual([]);
-            expect(unsettled).toBe(0);
-            expect(saver.pending()).toBe(false);
-          } finally {
-            vi.useRealTimers();
+          let lastEdit = -1;
+          let unsettled = 0;
+          const violations: string[] = [];
+          s.scheduleSequence(
+            steps.map((step, i) => ({
+              label: `${step.kind} #${i}, then ${step.pauseMs} ms`,
+              builder: async () => {
+                if (step.kind === "edit") {
+                  lastEdit = i;
+                  unsettled++;
+                  saver.autosave(i).then(
+                    () => {
+                      unsettled--;
+                      if (server.stored < i) violations.push(`edit ${i} resolved while ${server.stored} was stored`);
+                    },
+                    () => unsettled--,
+                  );
+                } else {
+                  saver.flush().catch(() => {}); // a mid-way flush may see a failing save
+                }
+                await vi.advanceTimersByTimeAsync(step.pauseMs);
+              },
+            })),
+          );
+          await s.waitIdle();
+
+          // Final flush, repeated while the scripted failures last.
+          for (let attempt = 0; ; attempt++) {
+            try {
+              await s.waitFor(saver.flush());
+              break;
+            } catch (error) {
+              if (attempt > failures.length) throw error;
+            }
           }
-        }),
+          for (let i = 0; i < 5; i++) await Promise.resolve();
+
+          expect(server.stored).toBe(lastEdit);
+          expect(server.maxInFlight).toBeLessThanOrEqual(1);
+          expect(server.history).toEqual([...server.history].sort((a, b) => a - b)); // never an older edit after a newer one
+          expect(new Set(server.history).size).toBe(server.history.length);
+          expect(violations).toEqual([]);
+          expect(unsettled).toBe(0);
+          expect(saver.pending()).toBe(false);
+        } finally {
+          vi.useRealTimers();
+        }
+      }),
       { numRuns: 200 },
     );
   });

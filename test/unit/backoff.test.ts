@@ -3,16 +3,27 @@ import { describe, expect, it } from "vitest";
 import { SPEC } from "../../src/limits.ts";
 import { backoffDelayMs, parseRetryAfter, rateLimitDelayMs } from "../../src/transport/backoff.ts";
 
-const retry = { maxAttempts: 5, baseDelayMs: SPEC.backoffBaseMs, maxDelayMs: SPEC.backoffCapMs, rateLimitDelayMs: [SPEC.rateLimitWaitMinMs, SPEC.rateLimitWaitMaxMs] as const, maxRetryAfterMs: 60_000, deadlineMs: undefined };
+const retry = {
+  maxAttempts: 5,
+  baseDelayMs: SPEC.backoffBaseMs,
+  maxDelayMs: SPEC.backoffCapMs,
+  rateLimitDelayMs: [SPEC.rateLimitWaitMinMs, SPEC.rateLimitWaitMaxMs] as const,
+  maxRetryAfterMs: 60_000,
+  deadlineMs: undefined,
+};
 
 describe("backoff (Section 8.3)", () => {
   it("property: every wait lies in [0.7·d, d], d = min(30 000, 500·2^(k−1))", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (k, r) => {
-        const d = Math.min(30_000, 500 * 2 ** (k - 1));
-        const wait = backoffDelayMs(k, retry, r);
-        return wait >= 0.7 * d - 1e-9 && wait <= d;
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (k, r) => {
+          const d = Math.min(30_000, 500 * 2 ** (k - 1));
+          const wait = backoffDelayMs(k, retry, r);
+          return wait >= 0.7 * d - 1e-9 && wait <= d;
+        },
+      ),
     );
   });
 
@@ -22,10 +33,12 @@ describe("backoff (Section 8.3)", () => {
   });
 
   it("property: a 429 without Retry-After waits 5 to 10 s", () => {
-    fc.assert(fc.property(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (r) => {
-      const w = rateLimitDelayMs(retry, r);
-      return w >= 5_000 && w <= 10_000;
-    }));
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (r) => {
+        const w = rateLimitDelayMs(retry, r);
+        return w >= 5_000 && w <= 10_000;
+      }),
+    );
   });
 });
 
@@ -48,10 +61,17 @@ describe("Retry-After parsing", () => {
 
   it("property: seconds round-trip, any future HTTP-date gives its distance", () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 86_400 }), (s) => parseRetryAfter(String(s), now) === s * 1000));
-    fc.assert(fc.property(fc.integer({ min: 0, max: 86_400 }), (s) => parseRetryAfter(new Date(now + s * 1000).toUTCString(), now) === s * 1000));
-    fc.assert(fc.property(fc.string(), (text) => {
-      const v = parseRetryAfter(text, now);
-      return v === undefined || (Number.isFinite(v) && v >= 0);
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 86_400 }),
+        (s) => parseRetryAfter(new Date(now + s * 1000).toUTCString(), now) === s * 1000,
+      ),
+    );
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        const v = parseRetryAfter(text, now);
+        return v === undefined || (Number.isFinite(v) && v >= 0);
+      }),
+    );
   });
 });

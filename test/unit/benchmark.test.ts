@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/errors/validation-error.ts";
-import { benchmarkValuesOf, normalizeBenchmark, type BenchmarkUnit } from "../../src/workflows/benchmark.ts";
+import { type BenchmarkUnit, benchmarkValuesOf, normalizeBenchmark } from "../../src/workflows/benchmark.ts";
 
 describe("normalizeBenchmark", () => {
   const cases: Array<[values: Array<number | string>, unit: BenchmarkUnit, fractions: number[], ambiguous: boolean]> = [
@@ -29,13 +29,27 @@ describe("normalizeBenchmark", () => {
     expect(result.unit).toBe(unit);
     expect(result.ambiguous).toBe(ambiguous);
     expect(result.fractions).toHaveLength(fractions.length);
-    result.fractions.forEach((f, i) => expect(f).toBeCloseTo(fractions[i] ?? Number.NaN, 12));
+    result.fractions.forEach((f, i) => {
+      expect(f).toBeCloseTo(fractions[i] ?? Number.NaN, 12);
+    });
   });
 
   it("takes an explicit unit without detection", () => {
-    expect(normalizeBenchmark([0.5, 2], { unit: "percent" })).toEqual({ unit: "percent", fractions: [0.005, 0.02], ambiguous: false });
-    expect(normalizeBenchmark([85, "90"], { unit: "fraction" })).toEqual({ unit: "fraction", fractions: [85, 90], ambiguous: false });
-    expect(normalizeBenchmark(["85%"], { unit: "percent" })).toEqual({ unit: "percent", fractions: [0.85], ambiguous: false });
+    expect(normalizeBenchmark([0.5, 2], { unit: "percent" })).toEqual({
+      unit: "percent",
+      fractions: [0.005, 0.02],
+      ambiguous: false,
+    });
+    expect(normalizeBenchmark([85, "90"], { unit: "fraction" })).toEqual({
+      unit: "fraction",
+      fractions: [85, 90],
+      ambiguous: false,
+    });
+    expect(normalizeBenchmark(["85%"], { unit: "percent" })).toEqual({
+      unit: "percent",
+      fractions: [0.85],
+      ambiguous: false,
+    });
   });
 
   const refused: Array<[what: string, values: unknown[], field: string]> = [
@@ -52,7 +66,8 @@ describe("normalizeBenchmark", () => {
     ["null", [null], "values.0"],
     ["a boolean", [true], "values.0"],
     ["an object", [{ value: 1 }], "values.0"],
-    ["a hole", [1, , 2], "values.1"], // eslint-disable-line no-sparse-arrays
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the case under test
+    ["a hole", [1, , 2], "values.1"],
   ];
 
   it.each(refused)("refuses %s, naming the field but not the value", (_what, values, field) => {
@@ -68,11 +83,15 @@ describe("normalizeBenchmark", () => {
   });
 
   it('refuses a % value when unit "fraction" was given (the data contradicts the caller)', () => {
-    expect(catchError(() => normalizeBenchmark([0.5, "85%"], { unit: "fraction" })).issues.map((i) => i.field)).toEqual(["values.1"]);
+    expect(catchError(() => normalizeBenchmark([0.5, "85%"], { unit: "fraction" })).issues.map((i) => i.field)).toEqual(
+      ["values.1"],
+    );
   });
 
   it("refuses a non-array", () => {
-    expect(catchError(() => normalizeBenchmark("0.5" as unknown as number[])).issues.map((i) => i.field)).toEqual(["values"]);
+    expect(catchError(() => normalizeBenchmark("0.5" as unknown as number[])).issues.map((i) => i.field)).toEqual([
+      "values",
+    ]);
   });
 
   const value = fc.oneof(fc.double({ min: -1000, max: 1000, noNaN: true }), fc.integer({ min: -200, max: 200 }));
@@ -91,19 +110,37 @@ describe("normalizeBenchmark", () => {
     fc.assert(
       fc.property(fc.array(value), fc.constantFrom<BenchmarkUnit>("fraction", "percent"), (values, unit) => {
         const result = normalizeBenchmark(values, { unit });
-        expect(result).toEqual({ unit, fractions: values.map((v) => (unit === "percent" ? v / 100 : v)), ambiguous: false });
+        expect(result).toEqual({
+          unit,
+          fractions: values.map((v) => (unit === "percent" ? v / 100 : v)),
+          ambiguous: false,
+        });
       }),
     );
   });
 
   it("property: detection does not depend on the order of the values", () => {
-    const mixed = fc.oneof(value, value.map(String), value.map((v) => `${v}%`));
+    const mixed = fc.oneof(
+      value,
+      value.map(String),
+      value.map((v) => `${v}%`),
+    );
     fc.assert(
-      fc.property(fc.array(mixed).chain((values) => fc.tuple(fc.constant(values), fc.shuffledSubarray(values, { minLength: values.length, maxLength: values.length }))), ([values, shuffled]) => {
-        const a = normalizeBenchmark(values);
-        const b = normalizeBenchmark(shuffled);
-        expect([b.unit, b.ambiguous]).toEqual([a.unit, a.ambiguous]);
-      }),
+      fc.property(
+        fc
+          .array(mixed)
+          .chain((values) =>
+            fc.tuple(
+              fc.constant(values),
+              fc.shuffledSubarray(values, { minLength: values.length, maxLength: values.length }),
+            ),
+          ),
+        ([values, shuffled]) => {
+          const a = normalizeBenchmark(values);
+          const b = normalizeBenchmark(shuffled);
+          expect([b.unit, b.ambiguous]).toEqual([a.unit, a.ambiguous]);
+        },
+      ),
     );
   });
 
@@ -125,7 +162,10 @@ describe("benchmarkValuesOf", () => {
   it("collects values under the default keys, at any depth, in document order", () => {
     const body = {
       event: { id: "evt-1", benchmark: 0.9 },
-      series: [{ day: 1, values: [85, "90%"] }, { day: 2, values: [] }],
+      series: [
+        { day: 1, values: [85, "90%"] },
+        { day: 2, values: [] },
+      ],
       benchmarks: [{ values: [1, 2] }, 3],
       capacity: 5000,
     };

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAudienceClient } from "../../src/index.ts";
 import { ConcurrencyLimiter } from "../../src/transport/limiter.ts";
-import { startFakeApi, type FakeApi } from "../support/fake-api.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
 
 let api: FakeApi;
@@ -23,14 +23,18 @@ describe("adaptive concurrency (Section 8.4)", () => {
     const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { rateLimitDelayMs: [1, 2] } });
     await client.GET("/events/", {}); // sign in first
     api.resetStats();
-    await Promise.all(Array.from({ length: 40 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `a${i}` } } })));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `a${i}` } } })),
+    );
     expect(api.maxInFlight()).toBe(8);
 
     rateLimitNext = true;
     await client.GET("/events/{eid}", { params: { path: { eid: "trigger" } } });
     expect(client.concurrency().limit).toBe(4);
     api.resetStats();
-    await Promise.all(Array.from({ length: 40 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `b${i}` } } })));
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `b${i}` } } })),
+    );
     expect(api.maxInFlight()).toBe(4);
   });
 
@@ -60,22 +64,27 @@ describe("adaptive concurrency (Section 8.4)", () => {
 
   it("property: the cap holds under any completion order", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 30 }), async (s, cap, tasks) => {
-        const limiter = new ConcurrencyLimiter({ max: cap, reduced: cap, quietMs: 0 });
-        let active = 0;
-        let peak = 0;
-        const run = async (i: number) => {
-          const release = await limiter.acquire();
-          active += 1;
-          peak = Math.max(peak, active);
-          await s.schedule(Promise.resolve(), `task ${i}`);
-          active -= 1;
-          release();
-        };
-        const all = Promise.all(Array.from({ length: tasks }, (_, i) => run(i)));
-        await s.waitFor(all);
-        return peak <= cap && peak === Math.min(cap, tasks) && limiter.active === 0;
-      }),
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 30 }),
+        async (s, cap, tasks) => {
+          const limiter = new ConcurrencyLimiter({ max: cap, reduced: cap, quietMs: 0 });
+          let active = 0;
+          let peak = 0;
+          const run = async (i: number) => {
+            const release = await limiter.acquire();
+            active += 1;
+            peak = Math.max(peak, active);
+            await s.schedule(Promise.resolve(), `task ${i}`);
+            active -= 1;
+            release();
+          };
+          const all = Promise.all(Array.from({ length: tasks }, (_, i) => run(i)));
+          await s.waitFor(all);
+          return peak <= cap && peak === Math.min(cap, tasks) && limiter.active === 0;
+        },
+      ),
       { numRuns: 100 },
     );
   });

@@ -30,7 +30,12 @@ describe("options are normalized once", () => {
   });
 
   it("accepts maxPageLimit up to its ceiling, and ad-platform segments that only look encoded", () => {
-    const client = createAudienceClient({ baseUrl: base, credentials, maxPageLimit: CLIENT_DEFAULTS.maxPageLimitCeiling, adPlatform: "meta%20ads" });
+    const client = createAudienceClient({
+      baseUrl: base,
+      credentials,
+      maxPageLimit: CLIENT_DEFAULTS.maxPageLimitCeiling,
+      adPlatform: "meta%20ads",
+    });
     expect(client.config.maxPageLimit).toBe(1000);
     expect(client.config.adPlatform).toBe("meta%20ads"); // kept as given: openapi-fetch encodes it
     expect(createAudienceClient({ baseUrl: base, credentials, adPlatform: "..meta" }).config.adPlatform).toBe("..meta");
@@ -51,7 +56,9 @@ describe("options are normalized once", () => {
     vi.stubGlobal("document", {});
     vi.stubGlobal("process", { ...process, versions: {} });
     expect(() => createAudienceClient({ baseUrl: base, credentials })).toThrow(/server-side only/);
-    expect(() => createAudienceClient({ baseUrl: base, session: { accessToken: "a-token", refreshToken: "r-token" } })).toThrow(/server-side only/);
+    expect(() =>
+      createAudienceClient({ baseUrl: base, session: { accessToken: "a-token", refreshToken: "r-token" } }),
+    ).toThrow(/server-side only/);
     expect(() => createAudienceClient({ baseUrl: base, session: { accessToken: "a-token" } })).not.toThrow();
     expect(() => createAudienceClient({ baseUrl: base, credentials, dangerouslyAllowBrowser: true })).not.toThrow();
   });

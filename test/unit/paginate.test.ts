@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paginate, type PageRequest } from "../../src/workflows/paginate.ts";
+import { type PageRequest, paginate } from "../../src/workflows/paginate.ts";
 
 /** A fake list endpoint of `total` numbered items, answering `{ items }` and recording each request. */
 function fakeList(total: number) {
@@ -21,7 +21,9 @@ async function collect<T>(iterator: AsyncIterable<T>): Promise<T[]> {
 describe("paginate", () => {
   it("fetches page after page and stops on a short page", async () => {
     const list = fakeList(25);
-    expect(await collect(paginate({ fetchPage: list.fetchPage, limit: 10 }))).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(await collect(paginate({ fetchPage: list.fetchPage, limit: 10 }))).toEqual(
+      Array.from({ length: 25 }, (_, i) => i),
+    );
     expect(list.requests.map((r) => [r.page, r.limit])).toEqual([
       [1, 10],
       [2, 10],
@@ -43,7 +45,9 @@ describe("paginate", () => {
 
   it("stops at maxItems in the middle of a page, without another fetch", async () => {
     const list = fakeList(100);
-    expect(await collect(paginate({ fetchPage: list.fetchPage, limit: 10, maxItems: 15 }))).toEqual(Array.from({ length: 15 }, (_, i) => i));
+    expect(await collect(paginate({ fetchPage: list.fetchPage, limit: 10, maxItems: 15 }))).toEqual(
+      Array.from({ length: 15 }, (_, i) => i),
+    );
     expect(list.requests.map((r) => r.page)).toEqual([1, 2]);
   });
 
@@ -125,7 +129,9 @@ describe("paginate", () => {
   it("rejects at once for an already aborted signal, without fetching", async () => {
     const list = fakeList(100);
     const reason = new Error("too late");
-    await expect(collect(paginate({ fetchPage: list.fetchPage, limit: 10, signal: AbortSignal.abort(reason) }))).rejects.toBe(reason);
+    await expect(
+      collect(paginate({ fetchPage: list.fetchPage, limit: 10, signal: AbortSignal.abort(reason) })),
+    ).rejects.toBe(reason);
     expect(list.requests).toHaveLength(0);
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createAudienceClient, PartnerAccessError, PartnerSelectionError, unwrap } from "../../src/index.ts";
-import { startFakeApi, type FakeApi } from "../support/fake-api.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
 
 let api: FakeApi;
@@ -36,7 +36,9 @@ describe("partner selection (Section 5.3, 5.5)", () => {
 
   it("refuses partner ids with whitespace or CR/LF", () => {
     for (const bad of ["partner-id-a\r\nX-Evil: 1", "partner id", " ", ""]) {
-      expect(() => createAudienceClient({ baseUrl: "https://api.example.test/api/v3", credentials, partnerId: bad })).toThrow(TypeError);
+      expect(() =>
+        createAudienceClient({ baseUrl: "https://api.example.test/api/v3", credentials, partnerId: bad }),
+      ).toThrow(TypeError);
     }
   });
 
@@ -44,9 +46,19 @@ describe("partner selection (Section 5.3, 5.5)", () => {
     api = await startFakeApi();
     api.route((_req, res) => json(res, 403, { message: "error.auth.not_authorized" }, { "x-request-id": "req-403" }));
     const client = createAudienceClient({ baseUrl: api.url, credentials, partnerId: "partner-id-wrong" });
-    const error = await client.GET("/events/", {}).then(unwrap).catch((e: unknown) => e);
+    const error = await client
+      .GET("/events/", {})
+      .then(unwrap)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PartnerAccessError);
-    expect(error).toMatchObject({ status: 403, code: "error.auth.not_authorized", requestId: "req-403", partnerId: "partner-id-wrong" });
-    expect((error as Error).message).toMatch(/token is valid but X-Preferred-Partner-Id \(partner-id-wrong\) is missing or wrong/);
+    expect(error).toMatchObject({
+      status: 403,
+      code: "error.auth.not_authorized",
+      requestId: "req-403",
+      partnerId: "partner-id-wrong",
+    });
+    expect((error as Error).message).toMatch(
+      /token is valid but X-Preferred-Partner-Id \(partner-id-wrong\) is missing or wrong/,
+    );
   });
 });

@@ -7,7 +7,9 @@ import { isTerminalStatus, poll, statusPollDefaults, taskPollDefaults } from "..
 /** A status endpoint answering the given statuses in turn (the last one forever). */
 function fakeStatus(...statuses: string[]) {
   let calls = 0;
-  const fetchStatus = async (): Promise<{ status: string }> => ({ status: statuses[Math.min(calls++, statuses.length - 1)] ?? "?" });
+  const fetchStatus = async (): Promise<{ status: string }> => ({
+    status: statuses[Math.min(calls++, statuses.length - 1)] ?? "?",
+  });
   return { fetchStatus, calls: () => calls };
 }
 
@@ -31,7 +33,9 @@ describe("poll", () => {
   it("fetches at once and returns the first final value, without waiting", async () => {
     const server = fakeStatus("DONE");
     const { waits, sleep } = fakeSleep();
-    expect(await poll({ fetchStatus: server.fetchStatus, isDone, intervalMs: 2000, sleep })).toEqual({ status: "DONE" });
+    expect(await poll({ fetchStatus: server.fetchStatus, isDone, intervalMs: 2000, sleep })).toEqual({
+      status: "DONE",
+    });
     expect(waits).toEqual([]);
     expect(server.calls()).toBe(1);
   });
@@ -61,7 +65,14 @@ describe("poll", () => {
   it("keeps the minimum even when the cap is lower", async () => {
     const server = fakeStatus("RUNNING", "RUNNING", "DONE");
     const { waits, sleep } = fakeSleep();
-    await poll({ fetchStatus: server.fetchStatus, isDone, intervalMs: 100, maxIntervalMs: 1000, minIntervalMs: 3000, sleep });
+    await poll({
+      fetchStatus: server.fetchStatus,
+      isDone,
+      intervalMs: 100,
+      maxIntervalMs: 1000,
+      minIntervalMs: 3000,
+      sleep,
+    });
     expect(waits).toEqual([3000, 3000]);
   });
 
@@ -75,7 +86,10 @@ describe("poll", () => {
   it("presets take their numbers from SPEC", () => {
     expect(taskPollDefaults.intervalMs).toBe(SPEC.taskPollIntervalMs);
     expect(taskPollDefaults.maxIntervalMs).toBe(SPEC.backoffCapMs);
-    expect(statusPollDefaults).toEqual({ intervalMs: SPEC.minStatusPollIntervalMs, minIntervalMs: SPEC.minStatusPollIntervalMs });
+    expect(statusPollDefaults).toEqual({
+      intervalMs: SPEC.minStatusPollIntervalMs,
+      minIntervalMs: SPEC.minStatusPollIntervalMs,
+    });
   });
 
   it("rejects with the signal's reason when aborted between fetches, and fetches no more", async () => {
@@ -83,14 +97,18 @@ describe("poll", () => {
     const reason = new Error("user cancelled");
     const server = fakeStatus("RUNNING");
     const sleep = async (): Promise<void> => controller.abort(reason);
-    await expect(poll({ fetchStatus: server.fetchStatus, isDone, intervalMs: 3000, sleep, signal: controller.signal })).rejects.toBe(reason);
+    await expect(
+      poll({ fetchStatus: server.fetchStatus, isDone, intervalMs: 3000, sleep, signal: controller.signal }),
+    ).rejects.toBe(reason);
     expect(server.calls()).toBe(1);
   });
 
   it("rejects at once for an already aborted signal, without fetching", async () => {
     const reason = new Error("gone");
     const server = fakeStatus("DONE");
-    await expect(poll({ fetchStatus: server.fetchStatus, isDone, intervalMs: 3000, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await expect(
+      poll({ fetchStatus: server.fetchStatus, isDone, intervalMs: 3000, signal: AbortSignal.abort(reason) }),
+    ).rejects.toBe(reason);
     expect(server.calls()).toBe(0);
   });
 
@@ -108,7 +126,10 @@ describe("poll", () => {
     const signals: Array<AbortSignal | undefined> = [];
     let calls = 0;
     await poll({
-      fetchStatus: async (signal) => (signals.push(signal), calls++ === 0 ? "RUNNING" : "DONE"),
+      fetchStatus: async (signal) => {
+        signals.push(signal);
+        return calls++ === 0 ? "RUNNING" : "DONE";
+      },
       isDone,
       intervalMs: 10,
       sleep: async (_ms, signal) => void signals.push(signal),
@@ -152,7 +173,9 @@ describe("poll", () => {
     ["timeoutMs", { timeoutMs: Number.NaN }],
   ])("refuses a bad %s, which could turn into a busy loop", async (field, bad) => {
     const server = fakeStatus("DONE");
-    const error = await poll({ fetchStatus: server.fetchStatus, isDone, intervalMs: 1000, ...bad }).catch((e: unknown) => e);
+    const error = await poll({ fetchStatus: server.fetchStatus, isDone, intervalMs: 1000, ...bad }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((i) => i.field)).toEqual([field]);
     expect(server.calls()).toBe(0);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createAudienceClient } from "../../src/index.ts";
-import { startFakeApi, type FakeApi } from "../support/fake-api.ts";
-import { json, startRecordingServer, type RecordingServer } from "../support/recording-server.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
+import { json, type RecordingServer, startRecordingServer } from "../support/recording-server.ts";
 
 let api: FakeApi;
 let other: RecordingServer;
@@ -39,7 +39,10 @@ describe("redirects", () => {
       json(res, 201, JSON.parse(req.body || "{}"));
     });
     const client = createAudienceClient({ baseUrl: api.url, credentials });
-    const result = await client.POST("/setup_processes/{eid}", { params: { path: { eid: "old" } }, body: { total_budget: 10 } });
+    const result = await client.POST("/setup_processes/{eid}", {
+      params: { path: { eid: "old" } },
+      body: { total_budget: 10 },
+    });
     expect(result.data).toEqual({ total_budget: 10 });
     const landed = api.calls().find((r) => r.path === "/setup_processes/new");
     expect(landed?.headers.authorization).toMatch(/^Bearer /);

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createAudienceClient } from "../../src/index.ts";
-import { startFakeApi, type FakeApi } from "../support/fake-api.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
 
 let api: FakeApi;
@@ -51,7 +51,11 @@ describe("request path", () => {
 
   it("a user's middleware sees real Requests; data and errors come back as without it", async () => {
     api = await startFakeApi();
-    api.route((req, res) => (req.path === "/events/missing" ? json(res, 404, { code: "error.not_found" }) : json(res, 200, { id: "e1", tag: req.headers["x-trace"] })));
+    api.route((req, res) =>
+      req.path === "/events/missing"
+        ? json(res, 404, { code: "error.not_found" })
+        : json(res, 200, { id: "e1", tag: req.headers["x-trace"] }),
+    );
     const client = createAudienceClient({ baseUrl: api.url, credentials });
     const requests: unknown[] = [];
     client.use({

@@ -1,8 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createAudienceClient, NetworkError, RateLimitError, ServerError, TimeoutError, unwrap } from "../../src/index.ts";
-import { startFakeApi, type FakeApi } from "../support/fake-api.ts";
-import { json } from "../support/recording-server.ts";
+import {
+  createAudienceClient,
+  NetworkError,
+  RateLimitError,
+  ServerError,
+  TimeoutError,
+  unwrap,
+} from "../../src/index.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { freePort } from "../support/free-port.ts";
+import { json } from "../support/recording-server.ts";
 
 let api: FakeApi;
 afterEach(() => api?.close());
@@ -19,7 +26,13 @@ describe("retry (Section 8.2–8.3)", () => {
     const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
     const result = await readEvent(client);
     expect(api.calls()).toHaveLength(5);
-    const error = (() => { try { unwrap(result); } catch (e) { return e; } })();
+    const error = (() => {
+      try {
+        unwrap(result);
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 503, requestId: "req-503", attempts: 5, code: "error.unavailable" });
   });
@@ -30,7 +43,9 @@ describe("retry (Section 8.2–8.3)", () => {
     const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { ...fast, maxAttempts: 2 } });
     await readEvent(client);
     expect(api.calls()).toHaveLength(2);
-    expect(() => createAudienceClient({ baseUrl: api.url, credentials, retry: { maxAttempts: 6 } })).toThrow(/retry\.maxAttempts.*at most 5/);
+    expect(() => createAudienceClient({ baseUrl: api.url, credentials, retry: { maxAttempts: 6 } })).toThrow(
+      /retry\.maxAttempts.*at most 5/,
+    );
   });
 
   it("recovers when a retry succeeds, for each retryable status", async () => {
@@ -56,7 +71,11 @@ describe("retry (Section 8.2–8.3)", () => {
     api = await startFakeApi();
     api.route((_req, res) => json(res, 502, {}));
     const base = 60;
-    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { baseDelayMs: base, maxDelayMs: 200, maxAttempts: 4 } });
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      credentials,
+      retry: { baseDelayMs: base, maxDelayMs: 200, maxAttempts: 4 },
+    });
     await readEvent(client);
     const times = api.calls().map((r) => r.receivedAt);
     const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
@@ -78,7 +97,9 @@ describe("retry (Section 8.2–8.3)", () => {
 
     api.resetStats();
     n = 0;
-    api.route((_req, res) => (++n === 1 ? json(res, 503, {}, { "retry-after": new Date(Date.now() + 2000).toUTCString() }) : json(res, 200, {})));
+    api.route((_req, res) =>
+      ++n === 1 ? json(res, 503, {}, { "retry-after": new Date(Date.now() + 2000).toUTCString() }) : json(res, 200, {}),
+    );
     await readEvent(client, "e2");
     [a, b] = api.calls().map((r) => r.receivedAt);
     // An HTTP-date has 1 s resolution: the wait is between 1 and 2 s.
@@ -90,7 +111,9 @@ describe("retry (Section 8.2–8.3)", () => {
     api = await startFakeApi();
     api.route((_req, res) => json(res, 429, {}, { "retry-after": "120", "x-request-id": "req-429" }));
     const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
-    const error = await readEvent(client).then(unwrap).catch((e: unknown) => e);
+    const error = await readEvent(client)
+      .then(unwrap)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ retryAfterMs: 120_000, requestId: "req-429", attempts: 1 });
     expect(api.calls()).toHaveLength(1);
@@ -124,7 +147,12 @@ describe("retry (Section 8.2–8.3)", () => {
   it("times out slow attempts and ends with TimeoutError", async () => {
     api = await startFakeApi();
     api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 300));
-    const client = createAudienceClient({ baseUrl: api.url, credentials, timeoutMs: 30, retry: { ...fast, maxAttempts: 3 } });
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      credentials,
+      timeoutMs: 30,
+      retry: { ...fast, maxAttempts: 3 },
+    });
     const error = await readEvent(client).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ attempts: 3 });
@@ -134,14 +162,23 @@ describe("retry (Section 8.2–8.3)", () => {
   it("stops retrying when the overall deadline cannot be met", async () => {
     api = await startFakeApi();
     api.route((_req, res) => json(res, 503, {}));
-    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { baseDelayMs: 200, deadlineMs: 300 } });
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      credentials,
+      retry: { baseDelayMs: 200, deadlineMs: 300 },
+    });
     await readEvent(client);
     expect(api.calls().length).toBeLessThanOrEqual(2);
   });
 
   it("retries a refused connection (nothing was sent), even for a write that is never repeated", async () => {
     const port = await freePort();
-    const client = createAudienceClient({ baseUrl: `http://127.0.0.1:${port}`, session: { accessToken: "t-unused-1234", idToken: "x" }, partnerId: "partner-id-acme", retry: { ...fast, maxAttempts: 3 } });
+    const client = createAudienceClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      session: { accessToken: "t-unused-1234", idToken: "x" },
+      partnerId: "partner-id-acme",
+      retry: { ...fast, maxAttempts: 3 },
+    });
     const error = await client.POST("/campaigns/", {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ attempts: 3, mayHaveSucceeded: false });
@@ -171,7 +208,9 @@ describe("writes that are not idempotent (Section 3 rule 3)", () => {
   it("POST /setup_processes/{eid}: a 404 on the check repeats the POST", async () => {
     api = await startFakeApi();
     let posts = 0;
-    api.route((req, res) => (req.method === "POST" ? json(res, ++posts === 1 ? 429 : 201, { created: posts }) : json(res, 404, {})));
+    api.route((req, res) =>
+      req.method === "POST" ? json(res, ++posts === 1 ? 429 : 201, { created: posts }) : json(res, 404, {}),
+    );
     const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
     const result = await client.POST("/setup_processes/{eid}", { params: { path: { eid: "e1" } }, body: payload });
     expect(result.response.status).toBe(201);
@@ -182,7 +221,10 @@ describe("writes that are not idempotent (Section 3 rule 3)", () => {
     api = await startFakeApi();
     api.route((_req, res) => json(res, 502, {}, { "x-request-id": "req-campaign" }));
     const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
-    const error = await client.POST("/campaigns/", { params: { query: { params: { name: "x" } } } }).then(unwrap).catch((e: unknown) => e);
+    const error = await client
+      .POST("/campaigns/", { params: { query: { params: { name: "x" } } } })
+      .then(unwrap)
+      .catch((e: unknown) => e);
     expect(api.calls()).toHaveLength(1);
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ mayHaveSucceeded: true, requestId: "req-campaign" });

@@ -3,10 +3,10 @@
  * line). Drives every error family with known secrets and scans everything the client produced.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createAudienceClient, isAudienceError, unwrap, type AudienceError } from "../../src/index.ts";
-import { startFakeApi, type FakeApi } from "../support/fake-api.ts";
-import { json } from "../support/recording-server.ts";
+import { type AudienceError, createAudienceClient, isAudienceError, unwrap } from "../../src/index.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { freePort } from "../support/free-port.ts";
+import { json } from "../support/recording-server.ts";
 
 let api: FakeApi;
 afterEach(() => api?.close());
@@ -28,7 +28,8 @@ describe("secrets never leak", () => {
   it("scans errors of every family, their support reports and every log line", async () => {
     api = await startFakeApi();
     const lines: string[] = [];
-    const log = (level: string) => (message: string, details?: Record<string, unknown>) => lines.push(`${level} ${message} ${JSON.stringify(details)}`);
+    const log = (level: string) => (message: string, details?: Record<string, unknown>) =>
+      lines.push(`${level} ${message} ${JSON.stringify(details)}`);
     const client = createAudienceClient({
       baseUrl: api.url,
       credentials: { username: "ops@acme.test", password },
@@ -57,7 +58,11 @@ describe("secrets never leak", () => {
     await capture(client.GET("/events/", { params: { query: { status: 0 } as never } })); // timeout
     await capture(client.GET("/events/{eid}", { params: { path: { eid: ".." } } })); // validation
     await capture(client.POST("/auth", { body: { username: "x", password: "" } })); // validation of sign-in
-    const refused = createAudienceClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, credentials: { username: "u", password }, retry: { maxAttempts: 1 } });
+    const refused = createAudienceClient({
+      baseUrl: `http://127.0.0.1:${await freePort()}`,
+      credentials: { username: "u", password },
+      retry: { maxAttempts: 1 },
+    });
     await capture(refused.GET("/events/", {})); // network error during sign-in
     api.route((_req, res) => json(res, 401, {}));
     await capture(client.GET("/events/", {}).then(unwrap));
@@ -67,7 +72,8 @@ describe("secrets never leak", () => {
     const secrets = [password, ...api.issued];
     const haystack = [...errors.flatMap(everything), ...lines];
     for (const secret of secrets) {
-      for (const text of haystack) expect(text.includes(secret), `a secret leaked into: ${text.slice(0, 200)}`).toBe(false);
+      for (const text of haystack)
+        expect(text.includes(secret), `a secret leaked into: ${text.slice(0, 200)}`).toBe(false);
     }
     // and the redaction left a trace where the secret was
     expect(haystack.some((t) => t.includes("[REDACTED]"))).toBe(true);
@@ -79,21 +85,40 @@ describe("secrets never leak", () => {
     let n = 0;
     api.route((_req, res) => json(res, ++n < 3 ? 503 : 200, {}));
     const lines: Array<[string, Record<string, unknown> | undefined]> = [];
-    const client = createAudienceClient({ baseUrl: api.url, credentials: { username: "u", password }, retry: { baseDelayMs: 1, maxDelayMs: 2 }, logger: { debug: (m, d) => lines.push([m, d]), info: (m, d) => lines.push([m, d]) } });
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      credentials: { username: "u", password },
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      logger: { debug: (m, d) => lines.push([m, d]), info: (m, d) => lines.push([m, d]) },
+    });
     await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
     const retries = lines.filter(([m]) => m === "retrying").map(([, d]) => d);
     expect(retries).toEqual([
-      expect.objectContaining({ method: "GET", path: "/events/{eid}", attempt: 1, nextAttempt: 2, waitMs: expect.any(Number), reason: "HTTP 503" }),
+      expect.objectContaining({
+        method: "GET",
+        path: "/events/{eid}",
+        attempt: 1,
+        nextAttempt: 2,
+        waitMs: expect.any(Number),
+        reason: "HTTP 503",
+      }),
       expect.objectContaining({ attempt: 2, nextAttempt: 3 }),
     ]);
-    expect(lines.filter(([m, d]) => m === "request end" && d?.path === "/events/{eid}")).toEqual([["request end", expect.objectContaining({ status: 200, attempts: 3 })]]);
+    expect(lines.filter(([m, d]) => m === "request end" && d?.path === "/events/{eid}")).toEqual([
+      ["request end", expect.objectContaining({ status: 200, attempts: 3 })],
+    ]);
   });
 });
 
 describe("the client object itself", () => {
   it("exposes no credential or token through config or JSON", () => {
-    const client = createAudienceClient({ baseUrl: "https://api.example.test/api/v3", credentials: { username: "u", password }, session: { accessToken: "access-token-value-1", refreshToken: "refresh-token-value-1" } });
+    const client = createAudienceClient({
+      baseUrl: "https://api.example.test/api/v3",
+      credentials: { username: "u", password },
+      session: { accessToken: "access-token-value-1", refreshToken: "refresh-token-value-1" },
+    });
     const text = JSON.stringify(client) + JSON.stringify(client.config) + String(client.config);
-    for (const secret of [password, "access-token-value-1", "refresh-token-value-1"]) expect(text).not.toContain(secret);
+    for (const secret of [password, "access-token-value-1", "refresh-token-value-1"])
+      expect(text).not.toContain(secret);
   });
 });

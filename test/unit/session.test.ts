@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AuthenticationError, createAudienceClient, memoryTokenStore } from "../../src/index.ts";
-import { startFakeApi, type FakeApi } from "../support/fake-api.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
 import { inOneHour, makeTokens } from "../support/tokens.ts";
 
@@ -13,12 +13,18 @@ describe("session (Section 5)", () => {
   it("signs in once for 50 concurrent first calls", async () => {
     api = await startFakeApi({ signInDelayMs: 50 });
     const client = createAudienceClient({ baseUrl: api.url, credentials });
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `e${i}` } } })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `e${i}` } } })),
+    );
     expect(results.every((r) => r.response.status === 200)).toBe(true);
     expect(api.signIns()).toBe(1);
     expect(api.calls()).toHaveLength(50);
     const bearer = `Bearer ${api.tokens().AccessToken}`;
-    expect(api.calls().every((r) => r.headers.authorization === bearer && r.headers["x-preferred-partner-id"] === "partner-id-acme")).toBe(true);
+    expect(
+      api
+        .calls()
+        .every((r) => r.headers.authorization === bearer && r.headers["x-preferred-partner-id"] === "partner-id-acme"),
+    ).toBe(true);
   });
 
   it("a caller that aborts while the shared sign-in runs stops waiting; the others still get the session", async () => {
@@ -40,9 +46,15 @@ describe("session (Section 5)", () => {
     await client.GET("/events/{eid}", { params: { path: { eid: "warm" } } });
     const firstAccess = api.tokens().AccessToken;
     const firstRefresh = api.tokens().RefreshToken;
-    api.route((req, res) => (req.headers.authorization === `Bearer ${firstAccess}` ? json(res, 401, { message: "error.auth.expired" }) : json(res, 200, { ok: true })));
+    api.route((req, res) =>
+      req.headers.authorization === `Bearer ${firstAccess}`
+        ? json(res, 401, { message: "error.auth.expired" })
+        : json(res, 200, { ok: true }),
+    );
     api.resetStats();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `e${i}` } } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `e${i}` } } })),
+    );
     expect(results.map((r) => r.response.status)).toEqual(Array(20).fill(200));
     expect(api.refreshes()).toBe(1);
     expect(api.signIns()).toBe(1);
@@ -57,7 +69,12 @@ describe("session (Section 5)", () => {
     for (const r of api.calls()) perPath.set(r.path, (perPath.get(r.path) ?? 0) + 1);
     expect(Math.max(...perPath.values())).toBeLessThanOrEqual(2);
     // The refresh response omitted RefreshToken: the non-rotating one is kept for the next refresh.
-    api.route((req, res) => (req.headers.authorization === `Bearer ${firstAccess}` || req.headers.authorization === `Bearer ${api.tokens().AccessToken}` && api.refreshes() === 1 ? json(res, 401, {}) : json(res, 200, {})));
+    api.route((req, res) =>
+      req.headers.authorization === `Bearer ${firstAccess}` ||
+      (req.headers.authorization === `Bearer ${api.tokens().AccessToken}` && api.refreshes() === 1)
+        ? json(res, 401, {})
+        : json(res, 200, {}),
+    );
     await client.GET("/events/{eid}", { params: { path: { eid: "again" } } });
     const second = api.requests.filter((r) => r.path === "/auth/refresh_token")[1];
     expect(JSON.parse(second?.body ?? "{}")).toEqual({ token: firstRefresh });
@@ -83,7 +100,11 @@ describe("session (Section 5)", () => {
     const exp = Math.floor(Date.now() / 1000) + 61;
     const renewAt = exp * 1000 - 60_000;
     const first = makeTokens({ expSeconds: exp });
-    const client = createAudienceClient({ baseUrl: api.url, maxConcurrency: 1, session: { accessToken: first.AccessToken, refreshToken: first.RefreshToken, idToken: first.IdToken } });
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      maxConcurrency: 1,
+      session: { accessToken: first.AccessToken, refreshToken: first.RefreshToken, idToken: first.IdToken },
+    });
     api.route(async (req, res) => {
       // The first call holds the only slot until the token is due.
       if (req.path === "/events/slow") while (Date.now() <= renewAt + 20) await new Promise((r) => setTimeout(r, 10));
@@ -107,7 +128,9 @@ describe("session (Section 5)", () => {
     const stale = api.tokens().AccessToken;
     api.route((req, res) => json(res, req.headers.authorization === `Bearer ${stale}` ? 401 : 200, {}));
     api.resetStats();
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `e${i}` } } })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `e${i}` } } })),
+    );
     expect(results.map((r) => r.response.status)).toEqual(Array(6).fill(200));
     expect(api.refreshes()).toBe(1);
     const refused = api.calls().filter((r) => r.headers.authorization === `Bearer ${stale}`);
@@ -119,13 +142,23 @@ describe("session (Section 5)", () => {
   it("refuses to send an expired token when nothing can renew it", async () => {
     api = await startFakeApi();
     const expired = makeTokens({ expSeconds: Math.floor(Date.now() / 1000) - 10 });
-    const client = createAudienceClient({ baseUrl: api.url, session: { accessToken: expired.AccessToken, idToken: expired.IdToken } });
-    await expect(client.GET("/events/{eid}", { params: { path: { eid: "e1" } } })).rejects.toBeInstanceOf(AuthenticationError);
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      session: { accessToken: expired.AccessToken, idToken: expired.IdToken },
+    });
+    await expect(client.GET("/events/{eid}", { params: { path: { eid: "e1" } } })).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
     expect(api.requests).toHaveLength(0);
   });
 
   it("signs in again when the refresh is refused with 400 and credentials were given", async () => {
-    api = await startFakeApi({ onRefresh: (_req, res) => (json(res, 400, { message: "error.auth.invalid_refresh" }), true) });
+    api = await startFakeApi({
+      onRefresh: (_req, res) => {
+        json(res, 400, { message: "error.auth.invalid_refresh" });
+        return true;
+      },
+    });
     const client = createAudienceClient({ baseUrl: api.url, credentials });
     await client.GET("/events/{eid}", { params: { path: { eid: "warm" } } });
     const stale = api.tokens().AccessToken;
@@ -136,9 +169,17 @@ describe("session (Section 5)", () => {
   });
 
   it("raises AuthenticationError when the refresh is refused and there are no credentials", async () => {
-    api = await startFakeApi({ onRefresh: (_req, res) => (json(res, 400, {}), true) });
+    api = await startFakeApi({
+      onRefresh: (_req, res) => {
+        json(res, 400, {});
+        return true;
+      },
+    });
     const t = makeTokens();
-    const client = createAudienceClient({ baseUrl: api.url, session: { accessToken: t.AccessToken, refreshToken: t.RefreshToken, idToken: t.IdToken } });
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      session: { accessToken: t.AccessToken, refreshToken: t.RefreshToken, idToken: t.IdToken },
+    });
     api.route((_req, res) => json(res, 401, {}));
     const error = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);

@@ -1,14 +1,24 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createAudienceClient, SetupStateError, ValidationError } from "../../src/index.ts";
-import { startFakeApi, type FakeApi } from "../support/fake-api.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { routeSetupApi } from "../support/fake-setup-api.ts";
 import { json } from "../support/recording-server.ts";
 
 let api: FakeApi;
 afterEach(() => api?.close());
 const credentials = { username: "u", password: "pw-setup" };
-const draft = { goal: "UTILIZATION" as const, total_budget: 1000, start_date: "2027-03-01", end_date: "2027-03-31", tc_run_id: 7 };
-const make = (extra: Record<string, unknown> = {}) => createAudienceClient({ baseUrl: api.url, credentials, adPlatform: "meta", retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...extra }, { autosaveDebounceMs: 10 });
+const draft = {
+  goal: "UTILIZATION" as const,
+  total_budget: 1000,
+  start_date: "2027-03-01",
+  end_date: "2027-03-31",
+  tc_run_id: 7,
+};
+const make = (extra: Record<string, unknown> = {}) =>
+  createAudienceClient(
+    { baseUrl: api.url, credentials, adPlatform: "meta", retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...extra },
+    { autosaveDebounceMs: 10 },
+  );
 
 describe("setup-state guards (Section 3)", () => {
   it("learns none from a 404, draft from a create, published from a boost", async () => {
@@ -23,7 +33,13 @@ describe("setup-state guards (Section 3)", () => {
     expect(setup.state).toBe("draft");
     const published = await setup.publish();
     expect(setup.state).toBe("published");
-    expect(published).toMatchObject({ taskId: "boost-e1", status: 201, requestId: "req-boost", connectionChecked: true, connection: { connected: true, platform: "meta" } });
+    expect(published).toMatchObject({
+      taskId: "boost-e1",
+      status: 201,
+      requestId: "req-boost",
+      connectionChecked: true,
+      connection: { connected: true, platform: "meta" },
+    });
   });
 
   it("refuses, with nothing sent: PUT after publish, campaigns_setup on a draft, boost and DELETE when absent", async () => {
@@ -36,7 +52,9 @@ describe("setup-state guards (Section 3)", () => {
     const before = sent();
     await expect(absent.publish()).rejects.toBeInstanceOf(SetupStateError);
     await expect(absent.cancel()).rejects.toBeInstanceOf(SetupStateError);
-    await expect(client.POST("/campaigns_setup", { body: { eid: "absent", tc: "x", tc_run_id: 1 } })).rejects.toBeInstanceOf(SetupStateError);
+    await expect(
+      client.POST("/campaigns_setup", { body: { eid: "absent", tc: "x", tc_run_id: 1 } }),
+    ).rejects.toBeInstanceOf(SetupStateError);
 
     const d = client.setupProcess("d1");
     await d.create(draft);
@@ -44,13 +62,17 @@ describe("setup-state guards (Section 3)", () => {
     await expect(d.editPublishedCluster({ tc: "Indie & Folk", tc_run_id: 7 })).rejects.toThrow(/unpublished draft/);
     await d.publish();
     const afterPublish = sent();
-    const error = await client.PUT("/setup_processes/{eid}", { params: { path: { eid: "d1" } }, body: draft }).catch((e: unknown) => e);
+    const error = await client
+      .PUT("/setup_processes/{eid}", { params: { path: { eid: "d1" } }, body: draft })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SetupStateError);
     expect((error as Error).message).toMatch(/POST \/campaigns_setup/);
     expect(sent()).toBe(afterPublish);
     expect(afterCreate - before).toBe(1);
     // the client stays usable: the published edit goes through, tc sent as given
-    await expect(d.editPublishedCluster({ tc: "Indie & Folk", tc_run_id: 7 })).resolves.toMatchObject({ edited: { eid: "d1", tc: "Indie & Folk" } });
+    await expect(d.editPublishedCluster({ tc: "Indie & Folk", tc_run_id: 7 })).resolves.toMatchObject({
+      edited: { eid: "d1", tc: "Indie & Folk" },
+    });
   });
 
   it("unknown state lets the PUT through; its rejection after publish maps to SetupStateError", async () => {
@@ -59,7 +81,10 @@ describe("setup-state guards (Section 3)", () => {
     store.drafts.set("e9", { ...draft });
     store.published.add("e9"); // published elsewhere (another process)
     const client = make();
-    const error = await client.setupProcess("e9").update(draft).catch((e: unknown) => e);
+    const error = await client
+      .setupProcess("e9")
+      .update(draft)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SetupStateError);
     expect(error).toMatchObject({ status: 409, requestId: "req-put-409", eid: "e9" });
   });
@@ -80,13 +105,24 @@ describe("setup-state guards (Section 3)", () => {
     const client = make();
     const error = await client
       .setupProcess("e1")
-      .create({ goal: "MAXIMUM" as never, total_budget: -5, start_date: "2026-02-30", end_date: "2026-01-01", tc_run_id: 1.5 })
+      .create({
+        goal: "MAXIMUM" as never,
+        total_budget: -5,
+        start_date: "2026-02-30",
+        end_date: "2026-01-01",
+        tc_run_id: 1.5,
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     const fields = (error as ValidationError).issues.map((i) => i.field).sort();
     expect(fields).toEqual(["body.goal", "body.start_date", "body.tc_run_id", "body.total_budget"]);
-    const reversed = await client.setupProcess("e1").create({ ...draft, start_date: "2027-04-01" }).catch((e: unknown) => e);
-    expect((reversed as ValidationError).issues).toEqual([{ field: "body.end_date", message: "must not be before start_date" }]);
+    const reversed = await client
+      .setupProcess("e1")
+      .create({ ...draft, start_date: "2027-04-01" })
+      .catch((e: unknown) => e);
+    expect((reversed as ValidationError).issues).toEqual([
+      { field: "body.end_date", message: "must not be before start_date" },
+    ]);
     expect(api.calls()).toHaveLength(0);
     expect(() => client.setupProcess("..")).toThrow(ValidationError);
   });

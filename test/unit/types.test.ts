@@ -6,7 +6,7 @@ import { describe, expectTypeOf, it } from "vitest";
 import type * as z from "zod/mini";
 import type { components } from "../../generated/schema.ts";
 import type { EditPublishedClusterPayload, SetupPayload, TransactionSummary } from "../../generated/validators.ts";
-import { createAudienceClient, type AudienceClient } from "../../src/index.ts";
+import { type AudienceClient, createAudienceClient } from "../../src/index.ts";
 
 type Schemas = components["schemas"];
 /** The declared fields of an object type, without index signatures. */
@@ -16,18 +16,27 @@ describe("types", () => {
   it("validators and generated types describe the same payloads", () => {
     // The zod objects are loose and add an index signature; the declared fields must be identical.
     expectTypeOf<Known<z.output<typeof SetupPayload>>>().toEqualTypeOf<Known<Schemas["SetupPayload"]>>();
-    expectTypeOf<Known<z.output<typeof EditPublishedClusterPayload>>>().toEqualTypeOf<Known<Schemas["EditPublishedClusterPayload"]>>();
+    expectTypeOf<Known<z.output<typeof EditPublishedClusterPayload>>>().toEqualTypeOf<
+      Known<Schemas["EditPublishedClusterPayload"]>
+    >();
     expectTypeOf<Known<z.output<typeof TransactionSummary>>>().toEqualTypeOf<Known<Schemas["TransactionSummary"]>>();
     // and a change of a field's type would break that:
-    expectTypeOf<Known<Omit<Schemas["SetupPayload"], "total_budget"> & { total_budget?: string }>>().not.toEqualTypeOf<Known<z.output<typeof SetupPayload>>>();
+    expectTypeOf<Known<Omit<Schemas["SetupPayload"], "total_budget"> & { total_budget?: string }>>().not.toEqualTypeOf<
+      Known<z.output<typeof SetupPayload>>
+    >();
   });
 
   it("raw calls omit the partner header and make adplatform optional", () => {
-    const client = createAudienceClient({ baseUrl: "https://api.example.test/api/v3", session: { accessToken: "t-types" }, partnerId: "partner-id-x" });
+    const client = createAudienceClient({
+      baseUrl: "https://api.example.test/api/v3",
+      session: { accessToken: "t-types" },
+      partnerId: "partner-id-x",
+    });
     expectTypeOf(client).toEqualTypeOf<AudienceClient>();
     // Compiles without params.header and without params.path.adplatform:
     const ok = () => client.GET("/integrations/connect/{adplatform}/status");
-    const withEid = () => client.GET("/integrations/{adplatform}/events/{eid}/campaign_results", { params: { path: { eid: "e1" } } });
+    const withEid = () =>
+      client.GET("/integrations/{adplatform}/events/{eid}/campaign_results", { params: { path: { eid: "e1" } } });
     // @ts-expect-error eid is still required
     const missingEid = () => client.GET("/events/{eid}", { params: { path: {} } });
     // @ts-expect-error the prediction type is required by the description

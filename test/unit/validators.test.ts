@@ -32,8 +32,19 @@ const setup = (body: Record<string, unknown>) => issues("POST /setup_processes/{
 
 describe("generated validators", () => {
   it("dates: real calendar dates only", () => {
-    for (const good of ["2027-05-01", "2028-02-29", "2000-02-29", "0001-01-01"]) expect(isCalendarDate(good), good).toBe(true);
-    for (const bad of ["2027-02-29", "1900-02-29", "2027-13-01", "2027-04-31", "2027-5-1", "2027-05-01T00:00:00Z", " 2027-05-01", "", 20270501]) {
+    for (const good of ["2027-05-01", "2028-02-29", "2000-02-29", "0001-01-01"])
+      expect(isCalendarDate(good), good).toBe(true);
+    for (const bad of [
+      "2027-02-29",
+      "1900-02-29",
+      "2027-13-01",
+      "2027-04-31",
+      "2027-5-1",
+      "2027-05-01T00:00:00Z",
+      " 2027-05-01",
+      "",
+      20270501,
+    ]) {
       expect(isCalendarDate(bad), String(bad)).toBe(false);
     }
     expect(setup({ start_date: "2027-02-30" })).toEqual(["body.start_date: must be a real calendar date YYYY-MM-DD"]);
@@ -46,7 +57,10 @@ describe("generated validators", () => {
     expect(setup({ tc_run_id: 1.5 })).toEqual(["body.tc_run_id: must be an integer"]);
     expect(setup({ tc_run_id: 2 ** 53 })).toEqual(["body.tc_run_id: must be an integer"]);
     expect(setup({ tc_run_id: "7" })).toEqual(["body.tc_run_id: must be a finite number"]);
-    expect(issues("GET /events/", { query: { page: 0.5 } })).toEqual(["query.page: must be an integer", "query.page: must be ≥ 1"]);
+    expect(issues("GET /events/", { query: { page: 0.5 } })).toEqual([
+      "query.page: must be an integer",
+      "query.page: must be ≥ 1",
+    ]);
   });
 
   it("query-string parameter maps: scalars or arrays of scalars under any key", () => {

@@ -34,7 +34,9 @@ describe("assertXlsx", () => {
 
   it("accepts a ZIP64 workbook (central directory found through the ZIP64 end record)", () => {
     expect(refusal(makeZip(minimalXlsxEntries(), { zip64: true }))).toBeUndefined();
-    expect(refusal(makeZip([{ name: "word/document.xml", data: "" }], { zip64: true }))?.message).toMatch(/Word document/);
+    expect(refusal(makeZip([{ name: "word/document.xml", data: "" }], { zip64: true }))?.message).toMatch(
+      /Word document/,
+    );
   });
 
   it("accepts a workbook inside a larger buffer (a subarray view)", () => {
@@ -58,13 +60,36 @@ describe("assertXlsx", () => {
     ["zero bytes", new Uint8Array(), /^is empty \(zero bytes\)/],
     ["a CSV", csv, /looks like text\/CSV, not an XLSX workbook/],
     ["a UTF-16 text export", new Uint8Array([0xff, 0xfe, 0x61, 0x00, 0x09, 0x00, 0x62, 0x00]), /looks like text\/CSV/],
-    ["an OLE2 (.xls) header", new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]), /an old \.xls workbook; save it as \.xlsx/],
-    ["a renamed .docx", makeZip([{ name: "[Content_Types].xml", data: "<Types/>" }, { name: "word/document.xml", data: "<w:document/>" }]), /ZIP archive but not an XLSX workbook: it is a Word document/],
-    ["a zip of anything else", makeZip([{ name: "notes.txt", data: "hello" }]), /ZIP archive but not an XLSX workbook \(no xl\/workbook\.xml\)/],
-    ["a workbook without content types", makeZip(minimalXlsxEntries().filter((e) => e.name !== "[Content_Types].xml")), /\(no \[Content_Types\]\.xml\)/],
+    [
+      "an OLE2 (.xls) header",
+      new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]),
+      /an old \.xls workbook; save it as \.xlsx/,
+    ],
+    [
+      "a renamed .docx",
+      makeZip([
+        { name: "[Content_Types].xml", data: "<Types/>" },
+        { name: "word/document.xml", data: "<w:document/>" },
+      ]),
+      /ZIP archive but not an XLSX workbook: it is a Word document/,
+    ],
+    [
+      "a zip of anything else",
+      makeZip([{ name: "notes.txt", data: "hello" }]),
+      /ZIP archive but not an XLSX workbook \(no xl\/workbook\.xml\)/,
+    ],
+    [
+      "a workbook without content types",
+      makeZip(minimalXlsxEntries().filter((e) => e.name !== "[Content_Types].xml")),
+      /\(no \[Content_Types\]\.xml\)/,
+    ],
     ["a zip holding one empty file", makeZip([{ name: "x", data: "" }]), /no xl\/workbook\.xml/],
     ["a truncated workbook (no end record)", xlsx.subarray(0, xlsx.length - 30), /damaged or incomplete ZIP/],
-    ["a PNG", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), /^is not an XLSX workbook \(unrecognised content\)$/],
+    [
+      "a PNG",
+      new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
+      /^is not an XLSX workbook \(unrecognised content\)$/,
+    ],
   ];
 
   it.each(refusals)("refuses %s", (_what, bytes, message) => {
@@ -111,6 +136,9 @@ describe("toBytes", () => {
   });
 
   it("refuses anything else, naming the field", async () => {
-    await expect(toBytes("not bytes" as unknown as Blob, "upload")).rejects.toMatchObject({ name: "ValidationError", issues: [{ field: "upload" }] });
+    await expect(toBytes("not bytes" as unknown as Blob, "upload")).rejects.toMatchObject({
+      name: "ValidationError",
+      issues: [{ field: "upload" }],
+    });
   });
 });

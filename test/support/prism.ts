@@ -1,1 +1,0 @@
-export { startPrism, type PrismProcess } from "../../scripts/lib/prism.ts";
