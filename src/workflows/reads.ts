@@ -5,6 +5,7 @@
 
 import type { AudienceClient } from "../create-client.ts";
 import { withSignal } from "../internal/with-signal.ts";
+import type { GetOk } from "../types.ts";
 import { unwrap } from "../unwrap.ts";
 import { type ListOptions, pagedList } from "./list.ts";
 
@@ -12,16 +13,16 @@ import { type ListOptions, pagedList } from "./list.ts";
 type Client = Pick<AudienceClient, "GET" | "config">;
 
 /** GET /partners/: the partner record(s); `id` is the numeric client_id. */
-export const getPartners = async (client: Client, signal?: AbortSignal) =>
+export const getPartners = async (client: Client, signal?: AbortSignal): Promise<GetOk<"/partners/">> =>
   unwrap(await client.GET("/partners/", withSignal(signal)));
 /** GET /profile/ (fields not documented). */
-export const getProfile = async (client: Client, signal?: AbortSignal) =>
+export const getProfile = async (client: Client, signal?: AbortSignal): Promise<GetOk<"/profile/">> =>
   unwrap(await client.GET("/profile/", withSignal(signal)));
 /** GET /features/ (fields not documented). */
-export const getFeatures = async (client: Client, signal?: AbortSignal) =>
+export const getFeatures = async (client: Client, signal?: AbortSignal): Promise<GetOk<"/features/">> =>
   unwrap(await client.GET("/features/", withSignal(signal)));
 /** GET /permissions (fields not documented). */
-export const getPermissions = async (client: Client, signal?: AbortSignal) =>
+export const getPermissions = async (client: Client, signal?: AbortSignal): Promise<GetOk<"/permissions">> =>
   unwrap(await client.GET("/permissions", withSignal(signal)));
 
 /** Partner messages, page by page (GET /messages/partner/ with page and limit). */
@@ -48,5 +49,7 @@ export function listNotifications(client: Client, options: ListOptions = {}): As
 }
 
 /** Notification statistics (fields not documented). */
-export const getNotificationStats = async (client: Client, signal?: AbortSignal) =>
-  unwrap(await client.GET("/notifications/stats", withSignal(signal)));
+export const getNotificationStats = async (
+  client: Client,
+  signal?: AbortSignal,
+): Promise<GetOk<"/notifications/stats">> => unwrap(await client.GET("/notifications/stats", withSignal(signal)));
