@@ -145,10 +145,12 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     }
     let next = init ?? {};
     let info: CallInfo | undefined;
+    let hooked: HookedCall | undefined;
     if (op) {
       const params = withDefaults(op, next.params as CallParams | undefined, config);
-      validateRequest({ op, params, body: next.body }, config.maxPageLimit);
-      for (const h of hooks) h.before?.({ op, params, body: next.body });
+      hooked = { op, params, body: next.body };
+      validateRequest(hooked, config.maxPageLimit);
+      for (const h of hooks) h.before?.(hooked);
       // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone.
       const parseJson = next.parseAs === undefined || next.parseAs === "json";
       info = { op, parseJson };
@@ -158,9 +160,10 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       if (op.host === "media" && next.baseUrl === undefined) next.baseUrl = config.mediaUrl.href;
     }
     const result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);
-    if (info?.parseJson && result.response.ok && "data" in result) result.data = await jsonData(info, result);
-    if (op)
-      for (const h of hooks) h.after?.({ op, params: next.params as CallParams | undefined, body: next.body }, result);
+    if (info?.parseJson && result.response.ok && "data" in result) {
+      result.data = info.parsedFrom === result.response ? info.data : await readJson(result.data);
+    }
+    if (hooked) for (const h of hooks) h.after?.(hooked, result);
     return result;
   }
 
@@ -199,13 +202,12 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
 type CallResult = { data?: unknown; error?: unknown; response: Response };
 
 /**
- * The JSON body of a 2xx: as the transport parsed it, or (when the response came from elsewhere,
- * such as a write check or a user's middleware) read from the stream openapi-fetch handed back.
+ * The JSON body of a 2xx the transport did not parse itself (it came from a write check or a
+ * user's middleware): read from the stream openapi-fetch handed back.
  */
-async function jsonData(info: CallInfo, result: CallResult): Promise<unknown> {
-  if (info.parsedFrom === result.response) return info.data;
-  if (!(result.data instanceof ReadableStream)) return result.data;
-  const text = await new Response(result.data).text();
+async function readJson(data: unknown): Promise<unknown> {
+  if (!(data instanceof ReadableStream)) return data;
+  const text = await new Response(data).text();
   return text ? JSON.parse(text) : undefined;
 }
 

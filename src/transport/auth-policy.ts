@@ -10,7 +10,7 @@
  */
 import { abortable } from "../internal/abortable.ts";
 import type { Authorization } from "../session/session.ts";
-import type { Policy } from "./policy.ts";
+import type { Attempt, CallContext, Policy } from "./policy.ts";
 
 export const PARTNER_HEADER = "X-Preferred-Partner-Id";
 
@@ -22,32 +22,50 @@ export interface Authorizer {
   authorize(): Promise<Authorization>;
 }
 
+// Both policies take the token without a promise when the session has a current one; only a
+// sign-in or refresh under way makes them wait.
+
 export function sessionPolicy(session: () => Authorizer): Policy {
-  return async (attempt, ctx, next) => {
-    if (ctx.authenticated) {
-      const s = session();
-      // A shared sign-in or refresh goes on for the other calls; this caller may stop waiting.
-      const auth = s.current() ?? (await (ctx.signal ? abortable(s.authorize(), ctx.signal) : s.authorize()));
-      ctx.partnerId = auth.partnerId;
+  return (attempt, ctx, next) => {
+    if (!ctx.authenticated) return next(attempt, ctx);
+    const current = session().current();
+    if (current) {
+      ctx.partnerId = current.partnerId;
+      return next(attempt, ctx);
     }
-    return next(attempt, ctx);
+    return waitFor(session, ctx).then((auth) => {
+      ctx.partnerId = auth.partnerId;
+      return next(attempt, ctx);
+    });
   };
 }
 
 export function credentialsPolicy(session: () => Authorizer): Policy {
-  return async (attempt, ctx, next) => {
-    const { headers } = attempt;
-    if (ctx.authenticated) {
-      const s = session();
-      const auth = s.current() ?? (await (ctx.signal ? abortable(s.authorize(), ctx.signal) : s.authorize()));
-      headers.set("Authorization", `Bearer ${auth.accessToken}`);
-      headers.set(PARTNER_HEADER, auth.partnerId);
-      ctx.tokenUsed = auth.accessToken;
-      ctx.partnerId = auth.partnerId;
-    } else if (headers.has("authorization") || headers.has(PARTNER_HEADER)) {
-      headers.delete("Authorization");
-      headers.delete(PARTNER_HEADER);
+  return (attempt, ctx, next) => {
+    if (!ctx.authenticated) {
+      const { headers } = attempt;
+      if (headers.has("authorization") || headers.has(PARTNER_HEADER)) {
+        headers.delete("Authorization");
+        headers.delete(PARTNER_HEADER);
+      }
+      return next(attempt, ctx);
     }
-    return next(attempt, ctx);
+    const current = session().current();
+    if (current) return next(stamp(attempt, ctx, current), ctx);
+    return waitFor(session, ctx).then((auth) => next(stamp(attempt, ctx, auth), ctx));
   };
+}
+
+/** A shared sign-in or refresh goes on for the other calls; this caller may stop waiting. */
+function waitFor(session: () => Authorizer, ctx: CallContext): Promise<Authorization> {
+  const pending = session().authorize();
+  return ctx.signal ? abortable(pending, ctx.signal) : pending;
+}
+
+function stamp(attempt: Attempt, ctx: CallContext, auth: Authorization): Attempt {
+  attempt.headers.set("Authorization", `Bearer ${auth.accessToken}`);
+  attempt.headers.set(PARTNER_HEADER, auth.partnerId);
+  ctx.tokenUsed = auth.accessToken;
+  ctx.partnerId = auth.partnerId;
+  return attempt;
 }

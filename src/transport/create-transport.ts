@@ -15,7 +15,7 @@ import { fetchTerminal } from "./fetch-terminal.ts";
 import { ConcurrencyLimiter } from "./limiter.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
 import { logPolicy } from "./log-policy.ts";
-import { type OutgoingRequest, toOutgoing } from "./outgoing.ts";
+import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
 import { RatePacer } from "./pacer.ts";
 import { type CallContext, compose, firstAttempt, type Policy } from "./policy.ts";
 import { redirectPolicy } from "./redirect-policy.ts";
@@ -72,8 +72,9 @@ export function createTransport(deps: TransportDeps): Transport {
   const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
 
   const authorizer = (): Session => deps.session();
+  const logging = config.logger.debug || config.logger.warn;
   const policies: Policy[] = [
-    logPolicy(config.logger),
+    ...(logging ? [logPolicy(config.logger)] : []),
     retryPolicy({
       config,
       logger: config.logger,
@@ -92,7 +93,8 @@ export function createTransport(deps: TransportDeps): Transport {
   const prefixes = { main: `${trimSlash(config.baseUrl.href)}/`, media: `${trimSlash(config.mediaUrl.href)}/` };
 
   const transport = async (input: Request | OutgoingRequest): Promise<Response> => {
-    const out = await toOutgoing(input);
+    const out =
+      input instanceof OutgoingRequest && !(input.body instanceof ReadableStream) ? input : await toOutgoing(input);
     const { url, method, headers, body, signal } = out;
     const call = out.audienceCall;
     let op: OperationInfo | undefined;
