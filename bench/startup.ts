@@ -8,11 +8,9 @@
  * the repository's own scripts and tests take.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
-import { fixed, median, ratio, rotated, type Section, table } from "./support.ts";
+import { buildPackage, fixed, median, ratio, rotated, type Section, table } from "./support.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROUNDS = 12;
@@ -39,18 +37,7 @@ function once(probe: Probe): { importMs: number; wallMs: number } {
 }
 
 export async function startup(): Promise<Section> {
-  const outDir = join(root, "node_modules", ".cache", "audience-client-bench");
-  mkdirSync(outDir, { recursive: true });
-  const bundle = join(outDir, "client.mjs");
-  await build({
-    entryPoints: [join(root, "src", "index.ts")],
-    outfile: bundle,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    packages: "external",
-    logLevel: "silent",
-  });
+  const bundle = await buildPackage();
 
   const probes: Probe[] = [
     { name: "node, importing nothing", execArgv: [], specifier: undefined },

@@ -1,6 +1,9 @@
 /** Small helpers of the benchmark runner: the server process, statistics, formatting. */
 import { fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
 
 export interface PartnerCounts {
   readonly admitted: number;
@@ -113,4 +116,30 @@ export interface Section {
   readonly title: string;
   readonly body: string;
   readonly targets: Target[];
+}
+
+/**
+ * The package as a consumer runs it: src/index.ts built by esbuild (platform node, ESM,
+ * dependencies left as imports from node_modules) into node_modules/.cache/. Returns the file.
+ */
+export async function buildPackage(): Promise<string> {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const outDir = join(root, "node_modules", ".cache", "audience-client-bench");
+  mkdirSync(outDir, { recursive: true });
+  const file = join(outDir, "client.mjs");
+  await build({
+    entryPoints: [join(root, "src", "index.ts")],
+    outfile: file,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    logLevel: "silent",
+  });
+  return file;
+}
+
+/** The built package, imported (not the TypeScript source through tsx, whose per-closure names cost). */
+export async function importBuiltPackage(): Promise<typeof import("../src/index.ts")> {
+  return (await import(pathToFileURL(await buildPackage()).href)) as typeof import("../src/index.ts");
 }

@@ -8,6 +8,8 @@ import type { CallHooks, HookedCall } from "../create-client.ts";
 import { type SetupState, SetupStateError } from "../errors/setup-state-error.ts";
 
 const SETUP = "/setup_processes/{eid}";
+/** The operations whose calls change or depend on a setup's state; every other call passes untouched. */
+const GUARDED = new Set([SETUP, `${SETUP}/boost`, "/campaigns_setup"]);
 
 export class SetupStates {
   readonly #states = new Map<string, SetupState>();
@@ -29,6 +31,7 @@ export class SetupStates {
   }
 
   #refuse({ op, params, body }: HookedCall): void {
+    if (!GUARDED.has(op.path)) return;
     const eid = eidOf(op.path === "/campaigns_setup" ? body : params?.path);
     if (eid === undefined) return;
     const state = this.get(eid);
@@ -60,6 +63,7 @@ export class SetupStates {
   }
 
   #observe({ op, params, body }: HookedCall, response: Response, data: unknown): void {
+    if (!GUARDED.has(op.path)) return;
     const eid = eidOf(op.path === "/campaigns_setup" ? body : params?.path);
     if (eid === undefined) return;
     const key = `${op.method} ${op.path}`;
