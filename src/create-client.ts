@@ -124,6 +124,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   });
   session = new Session({ config, redactor, send: transport });
   const api = createClient<ClientPaths>({
+    Request: OutgoingRequest as unknown as typeof Request,
     baseUrl: config.baseUrl.href,
     fetch: transport as (request: Request) => Promise<Response>,
     querySerializer: serializeQuery,
@@ -132,7 +133,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   const hooks: CallHooks[] = [setupStates.hooks()];
   const setupHandles = new Map<string, SetupProcess>();
 
-  // A user's middleware gets real Requests; without one, openapi-fetch builds OutgoingRequests.
+  // Middlewares registered with use(): while there are none, openapi-fetch builds OutgoingRequests.
   let middlewares = 0;
 
   async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
@@ -154,11 +155,11 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone.
       const parseJson = next.parseAs === undefined || next.parseAs === "json";
       info = { op, parseJson };
-      next = { ...next, params, audienceCall: info };
-      if (parseJson) next.parseAs = "stream";
-      if (middlewares === 0) next.Request = OutgoingRequest;
-      if (op.host === "media" && next.baseUrl === undefined) next.baseUrl = config.mediaUrl.href;
+      next = { ...next, params, audienceCall: info, parseAs: parseJson ? "stream" : next.parseAs };
+      if (op.host === "media" && next.baseUrl === undefined) next = { ...next, baseUrl: config.mediaUrl.href };
     }
+    // A user's middleware is handed real Requests (the client's default is OutgoingRequest).
+    if (middlewares > 0 && next.Request === undefined) next = { ...next, Request: globalThis.Request };
     const result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);
     if (info?.parseJson && result.response.ok && "data" in result) {
       result.data = info.parsedFrom === result.response ? info.data : await readJson(result.data);

@@ -149,7 +149,9 @@ export function createTransport(deps: TransportDeps): Transport {
       },
     };
     const response = await run(firstAttempt(ctx), ctx);
-    attachRecord(response, () => ctx.record(response.headers.get("x-request-id") ?? undefined), redactor);
+    // Only an error is built from the record (errorFromResponse, unwrap): a 2xx needs none.
+    if (!response.ok)
+      attachRecord(response, () => ctx.record(response.headers.get("x-request-id") ?? undefined), redactor);
     return response;
   };
   return Object.assign(transport, { limiterFor, pacerFor });
