@@ -1,6 +1,7 @@
 /**
- * What the transport learned about one logical call, attached to its final Response so that the
- * error factory (and `unwrap`) can build errors and support reports without re-deriving anything.
+ * What the transport learned about one logical call, attached to its final Response when that is an
+ * error, so that the error factory (and `unwrap`) can build errors and support reports without
+ * re-deriving anything.
  */
 import type { RedactedRequest } from "../errors/audience-error.ts";
 import type { Redactor } from "./redact.ts";
