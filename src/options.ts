@@ -4,6 +4,7 @@
  */
 
 import { DEFAULT_BENCHMARK_FIELDS, PARTNER_ID_PATTERN } from "./assumptions.ts";
+import { hasControlCharacter } from "./guards/path-params.ts";
 import { isBrowserLike, isLoopbackHost } from "./internal/runtime.ts";
 import { CLIENT_DEFAULTS, SPEC } from "./limits.ts";
 import type { TokenStore } from "./session/token-store.ts";
@@ -170,7 +171,7 @@ function token(option: string, value: unknown, required: boolean): string | unde
 
 /** Section 5.5: the partner id goes into a header; whitespace or CR/LF would split or corrupt it. */
 function checkPartnerId(option: string, value: unknown): string {
-  if (typeof value !== "string" || !value || hasControlOrSpace(value)) {
+  if (typeof value !== "string" || !value || hasControlCharacter(value) || /\s/.test(value)) {
     return fail(option, "must be a non-empty partner id without whitespace or control characters");
   }
   return value;
@@ -205,15 +206,6 @@ function adPlatformSegment(value: unknown): string {
  * test tools do, is used). The transport recognizes it and calls `fetch(url, init)` directly,
  * which builds one Request instead of two.
  */
-/** Whitespace or a control character (U+0000–U+001F, U+007F): never valid in a header value or path segment. */
-function hasControlOrSpace(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code <= 0x20 || code === 0x7f || /\s/.test(value[i] ?? "")) return true;
-  }
-  return false;
-}
-
 export const globalFetch = (request: Request): Promise<Response> => globalThis.fetch(request);
 
 export function normalizeOptions(options: AudienceClientOptions): ClientConfig {

@@ -9,7 +9,8 @@
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
 
-const DOTS = /^(\.|%2e){1,2}$/i;
+/** `.` or `..`, plain or percent-encoded: a segment that would change the URL's path. */
+export const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
 
 /**
  * Longest id accepted. Far above any id the API issues, far below what a request line may carry:
@@ -29,7 +30,7 @@ export function idIssues(value: unknown, field: string, freeText = false): Valid
   if (typeof value === "number" && Number.isFinite(value)) return [];
   if (typeof value !== "string") return [{ field, message: "is required and must be a string" }];
   if (value.trim() === "") return [{ field, message: "must not be empty" }];
-  if (DOTS.test(value)) return [{ field, message: "must not be '.' or '..' (it would change the URL's path)" }];
+  if (DOT_SEGMENT.test(value)) return [{ field, message: "must not be '.' or '..' (it would change the URL's path)" }];
   if (hasControlCharacter(value)) return [{ field, message: "must not contain control characters (CR, LF, …)" }];
   if (freeText ? value.trim() !== value : /\s/.test(value))
     return [{ field, message: freeText ? "must not start or end with whitespace" : "must not contain whitespace" }];

@@ -7,9 +7,7 @@
  * characters corrupt the request line. Parameters belong in `params`, where they are checked.
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
-import { hasControlCharacter } from "./path-params.ts";
-
-const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
+import { DOT_SEGMENT, hasControlCharacter } from "./path-params.ts";
 
 export function rawPathIssues(path: unknown): ValidationIssue[] {
   if (typeof path !== "string" || !path.startsWith("/"))
