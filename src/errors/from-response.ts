@@ -11,6 +11,7 @@ import {
   RateLimitError,
   ServerError,
 } from "./api-error.ts";
+import { hiddenRequestIdHint } from "./browser-hints.ts";
 
 const WRITE_NOTE = "the write may have happened: check before repeating it (Section 3 rule 3)";
 
@@ -26,7 +27,7 @@ export function errorFromResponse(
   const code = errorCodeOf(safeBody);
   const requestId = response.headers.get("x-request-id") ?? record.requestId ?? undefined;
   const where = `${record.method ?? "?"} ${record.path ?? "?"}`;
-  const tail = `${code ? ` (${code})` : ""}${requestId ? ` [request id ${requestId}]` : ""}`;
+  const tail = `${code ? ` (${code})` : ""}${requestId ? ` [request id ${requestId}]` : hiddenRequestIdHint(record.request?.url)}`;
   const details: ApiErrorDetails = {
     status,
     code,

@@ -2,6 +2,8 @@
  * A failed attempt without a usable HTTP response, inside the transport. The retry policy decides
  * whether to try again and turns the last one into a public NetworkError or TimeoutError.
  */
+import { networkFailureHint } from "../errors/browser-hints.ts";
+
 export type FailureKind = "network" | "timeout" | "malformed";
 
 export class AttemptFailure extends Error {
@@ -32,5 +34,6 @@ export function describeNetworkError(error: unknown, requestId?: string): Attemp
   const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
   const code = typeof cause?.code === "string" ? cause.code : undefined;
   const reason = code ?? (error instanceof Error ? error.message : "network error");
-  return new AttemptFailure("network", !(code && NOT_SENT.has(code)), `network error: ${reason}`, requestId);
+  const hint = code ? "" : networkFailureHint();
+  return new AttemptFailure("network", !(code && NOT_SENT.has(code)), `network error: ${reason}${hint}`, requestId);
 }

@@ -65,11 +65,9 @@ describe("options are normalized once", () => {
 
   /** A global object that is an instance of `WorkerGlobalScope`, as in every browser worker. */
   const workerScope = () =>
-    class WorkerGlobalScope {
-      static [Symbol.hasInstance](value: unknown) {
-        return value === globalThis;
-      }
-    };
+    Object.defineProperty(function WorkerGlobalScope() {}, Symbol.hasInstance, {
+      value: (value: unknown) => value === globalThis,
+    });
 
   it.each(["DedicatedWorkerGlobalScope", "SharedWorkerGlobalScope", "ServiceWorkerGlobalScope"])(
     "refuses a password or refresh token in a browser worker (%s: no window, no document)",
