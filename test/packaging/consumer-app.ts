@@ -18,6 +18,15 @@ export const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")
 };
 export const SLOW = 180_000;
 
+/**
+ * What a pnpm workspace holding this package as a member needs in its pnpm-workspace.yaml (pnpm
+ * approves build scripts only at the workspace root): README.md quotes it verbatim.
+ */
+export const PNPM_WORKSPACE_SETTING = `allowBuilds:
+  esbuild: false
+  "@scarf/scarf": false
+`;
+
 export interface Run {
   stdout: string;
   stderr: string;
@@ -53,7 +62,7 @@ export const tsc = (project: string, cwd: string) =>
 export const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** The consumer program: root entry and `./node` subpath, typed calls, real requests. */
-export const MAIN_TS = `import {
+const MAIN_TS = `import {
   API_VERSION,
   ValidationError,
   createAudienceClient,
@@ -105,7 +114,7 @@ console.log(JSON.stringify({ apiVersion: API_VERSION, event: body.id, ids, partn
 `;
 
 /** Root entry only, as a browser app would import it. */
-export const BROWSER_TS = `import { API_VERSION, createAudienceClient, getPartners } from "${pkg.name}";
+const BROWSER_TS = `import { API_VERSION, createAudienceClient, getPartners } from "${pkg.name}";
 
 export function partnersOf(baseUrl: string, accessToken: string) {
   return getPartners(createAudienceClient({ baseUrl, session: { accessToken } }));

@@ -30,6 +30,11 @@ import { makeZip, minimalXlsxEntries } from "../support/make-zip.ts";
 import { expectRun, json, npm, pkg, root, run, SLOW, tsc, writeApp } from "./consumer-app.ts";
 
 const enabled = process.env.PACKAGING_TESTS === "1";
+const runtimesDir = process.env.RUNTIMES_DIR ?? "";
+const versions = JSON.parse(await readFile(join(root, "test", "runtimes", "runtimes.json"), "utf8")) as Record<
+  string,
+  string
+>;
 
 let scratch = "";
 let xlsxPath = "";
@@ -69,6 +74,29 @@ function consumerSuite(
       "type-checks under moduleResolution %s (skipLibCheck off, no @types/node)",
       async (mode) => {
         await tsc(`tsconfig.${mode}.json`, app);
+      },
+      SLOW,
+    );
+
+    // The TypeScript floor of package.json (peerDependencies) and the latest TypeScript, as .ci/run
+    // installs them outside the project (RUNTIMES_DIR); 5.0–5.3 fail here (TS2344 in openapi-fetch).
+    const typescripts = [
+      ["floor", versions.typescriptFloor, "ts-floor"],
+      ["latest", versions.typescriptLatest, "ts-latest"],
+    ] as const;
+    it
+      .skipIf(!runtimesDir)
+      .each(
+        typescripts.flatMap(([which, version, alias]) =>
+          ["bundler", "nodenext"].map((mode) => [which, version, mode, alias] as const),
+        ),
+      )(
+      "type-checks with TypeScript %s (%s) under moduleResolution %s",
+      async (_which, version, mode, alias) => {
+        const bin = join(runtimesDir, "node_modules", alias, "bin", "tsc");
+        const { stdout } = await run(process.execPath, [bin, "--version"], app);
+        expect(stdout.trim()).toBe(`Version ${version}`);
+        await run(process.execPath, [bin, "-p", `tsconfig.${mode}.json`, "--noEmit"], app);
       },
       SLOW,
     );

@@ -5,7 +5,8 @@
  * - Chromium (Debian's `chromium`, driven by playwright-core with its executable path), loaded from
  *   another local origin so every call to Prism is cross-origin (preflight included): the main
  *   thread and a dedicated, a shared and a service worker;
- * - workerd, Bun, Deno, and Node 20 (this machine's), 22, 24 and 26.
+ * - workerd, Bun, Deno, and Node 20.19.0 (the floor of "engines"), 20 (this machine's), 22, 24 and
+ *   26 (the latest); in each Node, `require()` of the package through its export map too.
  *
  * In each it checks the calls work, the server-only guard (refused in every browser context,
  * accepted server-side), and the browser hints of a CORS failure and a hidden x-request-id (and
@@ -16,17 +17,19 @@
  * of `npm test`; `RUNTIMES_DIR=… npm run test:runtimes` runs it.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { API_VERSION } from "../../src/index.ts";
 import { freePort } from "../support/free-port.ts";
 import type { ProbeInput, ProbeResult } from "./probe.ts";
 import { hiddenRequestIdServer, type Local, noCorsServer, pageServer } from "./servers.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, "..", "..");
 const dir = process.env.RUNTIMES_DIR ?? "";
 const enabled = process.env.RUNTIME_TESTS === "1" && dir !== "";
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -99,18 +102,39 @@ function expectBrowser(result: ProbeResult): void {
 
 describe.skipIf(!enabled)("runtime matrix (npm run test:runtimes)", () => {
   const nodes: [string, string, string][] = [
-    ["20", process.execPath, process.versions.node],
+    ["20.19 (the floor)", bin("node20floor", "bin", "node"), versions.node20floor ?? ""],
+    ["20 (this machine's)", process.execPath, process.versions.node],
     ["22", bin("node22", "bin", "node"), versions.node22 ?? ""],
     ["24", bin("node24", "bin", "node"), versions.node24 ?? ""],
-    ["26", bin("node26", "bin", "node"), versions.node26 ?? ""],
+    ["26 (the latest)", bin("node26", "bin", "node"), versions.node26 ?? ""],
   ];
   it.each(nodes)(
     "Node %s",
-    async (major, node, version) => {
+    async (label, node, version) => {
       const result = lastJson(await run(node, [await writeCli()]));
-      expect(version.startsWith(`${major}.`)).toBe(true);
+      expect(version.startsWith(label.split(" ")[0] ?? "")).toBe(true);
       expect(result.runtime).toBe(`Node ${version}`);
       expectServerSide(result);
+    },
+    SLOW,
+  );
+
+  // package.json "engines": require() of the ES module package works from Node 20.19 (ERR_REQUIRE_ESM
+  // before). Through the export map of the build (dist/, which `npm ci` builds), as a CommonJS app does.
+  it.each(nodes)(
+    "Node %s: require() of the package works",
+    async (_label, node) => {
+      const app = join(scratch, "cjs-app");
+      await mkdir(join(app, "node_modules", "@audience-intelligence"), { recursive: true });
+      await symlink(ROOT, join(app, "node_modules", "@audience-intelligence", "client"), "dir").catch(() => undefined);
+      await writeFile(
+        join(app, "main.cjs"),
+        `const { createAudienceClient, API_VERSION } = require("@audience-intelligence/client");
+console.log(JSON.stringify({ create: typeof createAudienceClient, API_VERSION }));
+`,
+      );
+      const printed = JSON.parse((await run(node, [join(app, "main.cjs")])).trim()) as Record<string, string>;
+      expect(printed).toEqual({ create: "function", API_VERSION });
     },
     SLOW,
   );
