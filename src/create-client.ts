@@ -8,6 +8,7 @@ import { type OperationInfo, operations } from "../generated/operations.ts";
 import { ValidationError } from "./errors/validation-error.ts";
 import { pathParamIssues } from "./guards/path-params.ts";
 import { rawPathIssues } from "./guards/raw-path.ts";
+import { headerIssues, queryIssues } from "./guards/request-values.ts";
 import { validateRequest } from "./guards/validate-request.ts";
 import { observedLogger } from "./internal/observed-logger.ts";
 import { createOperationMatcher } from "./internal/operation-matcher.ts";
@@ -35,7 +36,7 @@ const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TR
 export interface CallHooks {
   /** Runs after validation, before sending; throw to refuse the call. */
   before?(call: HookedCall): void;
-  /** Runs once the call has a response (whatever its status). */
+  /** Runs once the call has a response (whatever its status); what it throws is logged, never thrown into the call. */
   after?(call: HookedCall, result: { data?: unknown; error?: unknown; response: Response }): void;
 }
 
@@ -163,6 +164,16 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
         throw new ValidationError(pathIssues, { method, expected: "a path of the API; nothing was sent" });
     }
     let next = init ?? {};
+    const params = next.params as CallParams | undefined;
+    if (params?.query !== undefined || params?.header !== undefined || next.headers !== undefined) {
+      const valueIssues = [
+        ...queryIssues(params?.query),
+        ...headerIssues(params?.header, "header"),
+        ...headerIssues(next.headers, "headers"),
+      ];
+      if (valueIssues.length)
+        throw new ValidationError(valueIssues, { method, path, expected: "valid input; nothing was sent" });
+    }
     let info: CallInfo | undefined;
     let hooked: HookedCall | undefined;
     if (op) {
@@ -184,7 +195,20 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     }
     // The raw `{ error }` is what callers log: it is redacted like every error the client builds.
     if (result.error !== undefined) result.error = redactor.value(result.error);
-    if (hooked) for (const h of hooks) h.after?.(hooked, result);
+    if (hooked) {
+      for (const h of hooks) {
+        try {
+          h.after?.(hooked, result);
+        } catch (error) {
+          // An observer never changes the outcome: a completed write stays completed.
+          logger.warn?.("an after-hook threw; the call's result is returned as it is", {
+            method,
+            path,
+            error: error instanceof Error ? error.name : typeof error,
+          });
+        }
+      }
+    }
     return result;
   }
 

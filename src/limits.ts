@@ -93,8 +93,13 @@ export const CLIENT_DEFAULTS = Object.freeze({
      */
     engageShare: 0.5,
     shareOf: 10,
-    /** Before the first measurement, the paced rate doubles this often (a slow start). */
+    /** Before the first measurement, and above the measured rate after recovery, the pace doubles this often. */
     doublingMs: 1_000,
+    /**
+     * Pacing turns off once no call has waited for its turn and no 429 has come for this long: the
+     * bound on how long a pace outlives the 429s that set it while it delays nobody.
+     */
+    idleOffMs: 2_000,
     /** Slowest pace, calls per second (the AWS SDK's minimum fill rate). */
     minRatePerSecond: 0.5,
     /** Burst the client bucket holds, as time at the paced rate (at least one call). */

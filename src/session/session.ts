@@ -72,7 +72,7 @@ export class Session {
   #credentials: Credentials | undefined;
   #initial: Readonly<SessionTokens> | undefined;
   #tokens: StoredSession | undefined;
-  /** Wall time the current tokens arrived, their access token's expiry, and when it is due for refresh. */
+  /** When the current tokens arrived (monotonic), their access token's expiry and when it is due for refresh (wall). */
   #tokenAt = 0;
   #expiry: number | undefined;
   #renewAt = Number.POSITIVE_INFINITY;
@@ -189,7 +189,7 @@ export class Session {
     redactor.set("id", tokens.idToken);
     this.#tokens = tokens;
     const now = this.#now();
-    this.#tokenAt = received ? now : Number.NEGATIVE_INFINITY;
+    this.#tokenAt = received ? this.#monotonic() : Number.NEGATIVE_INFINITY;
     this.#expiry = jwtExpiryMs(tokens.accessToken);
     // Refresh 60 s before expiry, or at half the lifetime for a token that lives less than 2 minutes.
     const margin =

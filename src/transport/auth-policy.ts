@@ -18,7 +18,7 @@ export const PARTNER_HEADER = "X-Preferred-Partner-Id";
 export interface Authorizer {
   /**
    * The current token and partner when nothing is due (no sign-in, no refresh); else undefined.
-   * `since` is when the call began: a token received since serves it (one refresh per call at most).
+   * `since` is when the call began (monotonic): a token received since serves it (one refresh per call at most).
    */
   current(since?: number): Authorization | undefined;
   /** Signs in or refreshes first when needed; shared by every call waiting for it. */

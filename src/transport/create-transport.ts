@@ -6,6 +6,7 @@
 import type { OperationInfo } from "../../generated/operations.ts";
 import { attachRecord, type CallRecord } from "../internal/call-record.ts";
 import { callSignal } from "../internal/call-signal.ts";
+import { monotonicNow } from "../internal/clock.ts";
 import type { OperationMatcher } from "../internal/operation-matcher.ts";
 import type { Redactor } from "../internal/redact.ts";
 import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
@@ -139,7 +140,7 @@ export function createTransport(deps: TransportDeps): Transport {
       authenticated,
       secretBody,
       signal: scope?.signal,
-      startedAt: Date.now(),
+      startedAt: monotonicNow(),
       path,
       attempt: 0,
       tokenUsed: undefined,

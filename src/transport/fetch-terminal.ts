@@ -60,9 +60,9 @@ export function fetchTerminal(
         headers,
       });
     } catch (error) {
-      if (error instanceof AttemptFailure) throw error;
+      // A failure after the headers arrived (timeout, deadline, size) keeps their request id (Section 7).
+      if (error instanceof AttemptFailure) throw error.withRequestId(requestId());
       if (attempt.signal?.aborted) {
-        // A timeout or deadline after the headers arrived keeps their request id (Section 7).
         const reason: unknown = attempt.signal.reason;
         throw reason instanceof AttemptFailure ? reason.withRequestId(requestId()) : reason;
       }

@@ -9,6 +9,7 @@
  * size limit) end the call at once. A wait that would end after the deadline is not started.
  */
 import { errorFromFailure } from "../errors/from-failure.ts";
+import { monotonicNow } from "../internal/clock.ts";
 import type { Redactor } from "../internal/redact.ts";
 import { sleep as defaultSleep } from "../internal/sleep.ts";
 import { SPEC } from "../limits.ts";
@@ -29,7 +30,10 @@ export interface RetryDeps {
   readonly reauthenticate: (usedToken: string) => Promise<void>;
   readonly writeCheck: (context: CallContext) => WriteCheck | undefined;
   readonly random?: () => number;
+  /** Wall clock: what an HTTP-date Retry-After is measured against. */
   readonly now?: () => number;
+  /** Monotonic clock: the call's deadline. */
+  readonly monotonic?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
@@ -40,6 +44,7 @@ const isRetryableStatus = (status: number): boolean => SPEC.retryableStatuses.in
 export function retryPolicy(deps: RetryDeps): Policy {
   const random = deps.random ?? Math.random;
   const now = deps.now ?? Date.now;
+  const monotonic = deps.monotonic ?? monotonicNow;
   const sleep = deps.sleep ?? defaultSleep;
   const { retry } = deps.config;
   const give = (ctx: CallContext, outcome: Outcome, ambiguousWrite: boolean): Response => {
@@ -121,7 +126,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
         wait = backoffDelayMs(ctx.attempt, retry, random());
       }
       if (ctx.attempt >= retry.maxAttempts) return give(ctx, outcome, false);
-      if (retry.deadlineMs !== undefined && now() + wait - ctx.startedAt > retry.deadlineMs)
+      if (retry.deadlineMs !== undefined && monotonic() + wait - ctx.startedAt > retry.deadlineMs)
         return give(ctx, outcome, false);
 
       const reason = response ? `HTTP ${response.status}` : failure.message;

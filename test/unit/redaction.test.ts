@@ -150,3 +150,26 @@ describe("redaction keeps text readable", () => {
     expect((error as { body: unknown }).body).toEqual({ message: "wrong password: [REDACTED] for user" });
   });
 });
+
+describe("memory stays bounded over a long life (Hardening II, item 8)", () => {
+  it("2 000 refreshes keep only the secrets that can still appear", async () => {
+    const { Redactor } = await import("../../src/internal/redact.ts");
+    const redactor = new Redactor();
+    redactor.set("password", "pw-long-life", "u:pw-long-life");
+    const sizes: number[] = [];
+    let previous = "";
+    for (let i = 0; i < 2_000; i++) {
+      const token = `access-token-${i}-${"x".repeat(1_000)}`;
+      redactor.set("access", token);
+      redactor.set("id", `id-token-${i}-${"y".repeat(1_000)}`);
+      if (i % 500 === 1) sizes.push(redactor.size);
+      if (i === 1_999) {
+        // the current and the previous token are masked; older ones are forgotten
+        expect(redactor.text(`${token} ${previous}`)).toBe("[REDACTED] [REDACTED]");
+        expect(redactor.text("access-token-5-")).toBe("access-token-5-");
+      }
+      previous = token;
+    }
+    expect(new Set(sizes).size).toBe(1); // the same number of forms after 500 refreshes as after 2 000
+  });
+});
