@@ -108,6 +108,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
         reason,
       });
       await response?.body?.cancel().catch(() => undefined);
+      ctx.retryWaitMs = wait;
       await sleep(wait, ctx.signal);
     }
   };
