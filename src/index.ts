@@ -23,7 +23,7 @@ export {
   ServerError,
 } from "./errors/api-error.ts";
 export { AudienceError, type ErrorContext, isAudienceError, type RedactedRequest } from "./errors/audience-error.ts";
-export { NetworkError, TimeoutError } from "./errors/network-error.ts";
+export { NetworkError, ResponseTooLargeError, TimeoutError } from "./errors/network-error.ts";
 export { PartnerSelectionError } from "./errors/partner-selection-error.ts";
 export { type SetupState, SetupStateError } from "./errors/setup-state-error.ts";
 export { ValidationError, type ValidationIssue } from "./errors/validation-error.ts";

@@ -53,6 +53,15 @@ export const CLIENT_DEFAULTS = Object.freeze({
    * Section 8.5 names as what bulk reads must not ask for.
    */
   maxPageLimitCeiling: 1000,
+  /**
+   * Largest response body read (option `maxResponseBytes`), after decompression. A page of the
+   * largest size the client asks for (1 000 items) is a few MB; eight calls in flight then hold at
+   * most 64 MiB, which fits an edge runtime's 128 MB. The specification gives no size (Section 8
+   * gaps: upload size limits not shown; response sizes not shown either).
+   */
+  maxResponseBytes: 8 * 1024 * 1024,
+  /** Highest `maxResponseBytes` accepted: far below the largest string a JS engine can hold. */
+  maxResponseBytesCeiling: 256 * 1024 * 1024,
   /** Redirect hops followed at most. */
   maxRedirects: 5,
   /**

@@ -75,7 +75,7 @@ function tracePolicy({ tracer, redactor }: TraceDeps, call: boolean): Policy {
       if (response.status >= 400) ended["error.type"] = String(response.status);
       return response;
     } catch (error) {
-      // A failed attempt (network, timeout, malformed) or call (the public error's name).
+      // A failed attempt (its kind: network, timeout, deadline…) or call (the public error's name).
       // The redacted message goes in the status; no exception event (no stack, and span events
       // for exceptions are being replaced by logs in OpenTelemetry).
       const e = error as { name?: string; message?: string; requestId?: string } | undefined;
