@@ -21,6 +21,15 @@ export interface Logger {
   warn?(message: string, details?: Record<string, unknown>): void;
 }
 
+/**
+ * An OpenTelemetry `Tracer` (`trace.getTracer(name)` from `@opentelemetry/api`). Declared by its
+ * shape so that the package's types need no `@opentelemetry/api`; every `Tracer` fits.
+ */
+export interface TracerLike {
+  /** `Tracer.startSpan(name, options, context)`. */
+  startSpan(name: string, options?: object, context?: object): object;
+}
+
 /** Tokens of an existing session (for example one a service keeps across processes). */
 export interface SessionTokens {
   /** The bearer token. */
@@ -106,6 +115,11 @@ export interface AudienceClientOptions {
    * @default true
    */
   ratePacing?: boolean;
+  /**
+   * OpenTelemetry tracing: a span per call and a child span per attempt (HTTP client semantic
+   * conventions), never holding a secret. @default none — nothing is traced or allocated
+   */
+  tracer?: TracerLike;
 }
 
 /** The complete, frozen configuration `normalizeOptions` makes: every default filled. */
@@ -129,6 +143,7 @@ export interface ClientConfig {
   readonly rateLimitQuietPeriodMs: number;
   readonly ratePacing: boolean;
   readonly dangerouslyAllowBrowser: boolean;
+  readonly tracer: TracerLike | undefined;
 }
 
 const fail = (option: string, problem: string): never => {
@@ -316,6 +331,8 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
   const adPlatform = options.adPlatform === undefined ? undefined : adPlatformSegment(options.adPlatform);
   if (options.ratePacing !== undefined && typeof options.ratePacing !== "boolean")
     fail("ratePacing", "must be true or false");
+  if (options.tracer !== undefined && typeof options.tracer?.startSpan !== "function")
+    fail("tracer", "must be an OpenTelemetry Tracer");
   const benchmarkFields = options.benchmarkFields ?? DEFAULT_BENCHMARK_FIELDS;
   if (!Array.isArray(benchmarkFields) || !benchmarkFields.every((f) => typeof f === "string" && f))
     fail("benchmarkFields", "must be an array of non-empty strings");
@@ -361,5 +378,6 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     ),
     ratePacing: options.ratePacing ?? true,
     dangerouslyAllowBrowser: allowBrowser,
+    tracer: options.tracer,
   });
 }

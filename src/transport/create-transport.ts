@@ -24,6 +24,7 @@ import { type CallContext, compose, firstAttempt, type Policy } from "./policy.t
 import { redirectPolicy } from "./redirect-policy.ts";
 import { type RetryDeps, retryPolicy } from "./retry-policy.ts";
 import { timeoutPolicy } from "./timeout-policy.ts";
+import { traceAttemptPolicy, traceCallPolicy } from "./trace-policy.ts";
 import { writeChecks } from "./write-checks.ts";
 
 export interface TransportDeps {
@@ -82,6 +83,7 @@ export function createTransport(deps: TransportDeps): Transport {
   const logging = logger.debug || logger.warn;
   const policies: Policy[] = [
     ...(logging ? [logPolicy(logger)] : []),
+    ...(config.tracer ? [traceCallPolicy({ tracer: config.tracer, redactor })] : []),
     retryPolicy({
       config,
       logger,
@@ -93,6 +95,7 @@ export function createTransport(deps: TransportDeps): Transport {
     sessionPolicy(authorizer),
     limiterPolicy(limiterFor, pacerFor),
     credentialsPolicy(authorizer),
+    ...(config.tracer ? [traceAttemptPolicy({ tracer: config.tracer, redactor })] : []),
     timeoutPolicy(config.timeoutMs),
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
   ];

@@ -48,6 +48,10 @@ export interface CallContext {
   partnerId: string | undefined;
   retryAfterMs: number | undefined;
   mayHaveSucceeded: boolean;
+  /** Set by the retry policy before it waits: the wait before the next attempt, in ms. */
+  retryWaitMs?: number | undefined;
+  /** Set by the trace policy when tracing is on: the context of the call's span (its attempts' parent). */
+  traceContext?: object | undefined;
   /** The record attached to the final response and to errors. */
   record(requestId?: string): CallRecord;
 }

@@ -139,6 +139,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
         reason,
       });
       await response?.body?.cancel().catch(() => undefined);
+      ctx.retryWaitMs = wait;
       try {
         await sleep(wait, ctx.signal);
       } catch (error) {
