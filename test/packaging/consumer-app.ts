@@ -4,7 +4,7 @@
  * tsconfigs (bundler and nodenext, skipLibCheck off, no @types/node), and what its run must print.
  */
 import { execFile } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
@@ -73,6 +73,7 @@ const MAIN_TS = `import {
   type paths,
 } from "${pkg.name}";
 import { ingestExcelFile } from "${pkg.name}/node";
+import { type MockApi, startMockApi } from "${pkg.name}/testing";
 
 // Consumers need no @types/node for this package; this program reads two variables of its own.
 declare const process: { env: Record<string, string | undefined> };
@@ -110,7 +111,24 @@ export function typeErrors(): void {
   void id;
 }
 
-console.log(JSON.stringify({ apiVersion: API_VERSION, event: body.id, ids, partner: client.partnerId(), ingested, refused }));
+// The test kit: a mock of its own, for a client made with an access token only.
+let mocked = "";
+if (process.env.TEST_KIT === "1") {
+  const mock: MockApi = await startMockApi();
+  try {
+    const tokenClient = createAudienceClient({
+      baseUrl: mock.baseUrl,
+      mediaUrl: mock.mediaUrl,
+      session: { accessToken: "test-token" },
+      partnerId: "partner-id-test",
+    });
+    mocked = unwrap(await tokenClient.GET("/events/{eid}", { params: { path: { eid: "evt-1001" } } })).id;
+  } finally {
+    await mock.close();
+  }
+}
+
+console.log(JSON.stringify({ apiVersion: API_VERSION, event: body.id, ids, partner: client.partnerId(), ingested, refused, mocked }));
 `;
 
 /** Root entry only, as a browser app would import it. */
@@ -136,9 +154,15 @@ const compilerOptions = {
 export async function writeApp(
   dir: string,
   dependency: string,
-  devDependencies: Record<string, string> = {},
+  extraDevDependencies: Record<string, string> = {},
 ): Promise<void> {
   await mkdir(join(dir, "src"), { recursive: true });
+  await mkdir(join(dir, "test"), { recursive: true });
+  // The test kit's peer (Prism) and the README's test runner, at this repository's versions.
+  const devDependencies = Object.fromEntries(
+    ["@stoplight/prism-cli", "vitest"].map((name) => [name, pkg.devDependencies[name] ?? ""]),
+  );
+  Object.assign(devDependencies, extraDevDependencies);
   await writeFile(
     join(dir, "package.json"),
     json({
@@ -150,6 +174,8 @@ export async function writeApp(
     }),
   );
   await writeFile(join(dir, "src", "main.ts"), MAIN_TS);
+  // README, "Testing your code": the example as a consumer pastes it.
+  await cp(join(root, "test", "testing", "readme-example.test.ts"), join(dir, "test", "events.test.ts"));
   await writeFile(join(dir, "src", "browser.ts"), BROWSER_TS);
   await writeFile(
     join(dir, "tsconfig.bundler.json"),
@@ -173,14 +199,18 @@ export async function writeApp(
   );
 }
 
-/** What the consumer program prints when it ran against Prism. */
-export function expectRun(stdout: string): void {
+/**
+ * What the consumer program prints when it ran against Prism; `testKit`: it also started a mock of
+ * its own through `./testing` (TEST_KIT=1).
+ */
+export function expectRun(stdout: string, testKit = true): void {
   const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as Record<string, unknown>;
   expect(result).toMatchObject({
     apiVersion: API_VERSION,
     event: "evt-1001",
     ingested: true,
     refused: "ValidationError",
+    mocked: testKit ? "evt-1001" : "",
   });
   expect((result.ids as string[]).length).toBeGreaterThan(0);
   expect(result.partner).toMatch(/^partner-id-/);

@@ -14,7 +14,9 @@
  * with `skipLibCheck: false` and without @types/node (the root entry needs only the DOM lib), with
  * this repository's tsc; the program contains `@ts-expect-error` lines, so declarations that
  * decayed to `any` fail the check. It then runs against the Prism mock twice — compiled by tsc
- * (nodenext) and bundled by esbuild (bundler) — through the root entry and the `./node` subpath.
+ * (nodenext) and bundled by esbuild (bundler) — through the root entry and the `./node` subpath,
+ * and starts a mock of its own through `./testing` (Prism installed as the app's devDependency,
+ * found as the package's optional peer). The README's vitest example runs with the app's vitest.
  * Finally the root entry alone is bundled for the browser, which fails on any `node:` import.
  *
  * Slow (pack, two installs, eight compiles): not part of `npm test`; `npm run test:consumers` runs
@@ -22,6 +24,7 @@
  * the npm cache when they are there, else from the registry.
  */
 import { cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { build } from "esbuild";
@@ -56,9 +59,15 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
+/**
+ * `testKit`: run `./testing` (startMockApi and the README's vitest example). Off for npm's linked
+ * layout only: there Prism 5.14 itself cannot start (@stoplight/prism-core requires
+ * @stoplight/types without declaring it), after `./testing` has found it as the peer.
+ */
 function consumerSuite(
   title: string,
   install: () => Promise<{ app: string; resolved: string; expected: string }>,
+  testKit = true,
 ): void {
   describe(title, () => {
     let app = "";
@@ -108,8 +117,9 @@ function consumerSuite(
         const { stdout } = await run(process.execPath, [join("out", "nodenext", "main.js")], app, {
           PRISM_URL: inject("prismUrl"),
           XLSX_PATH: xlsxPath,
+          TEST_KIT: testKit ? "1" : "0",
         });
-        expectRun(stdout);
+        expectRun(stdout, testKit);
       },
       SLOW,
     );
@@ -131,8 +141,25 @@ function consumerSuite(
         const { stdout } = await run(process.execPath, [outfile], app, {
           PRISM_URL: inject("prismUrl"),
           XLSX_PATH: xlsxPath,
+          TEST_KIT: testKit ? "1" : "0",
         });
-        expectRun(stdout);
+        expectRun(stdout, testKit);
+      },
+      SLOW,
+    );
+
+    it.skipIf(!testKit)(
+      "runs the README's testing example (startMockApi from ./testing) with the consumer's vitest",
+      async () => {
+        const vitest = join(
+          dirname(createRequire(join(app, "package.json")).resolve("vitest/package.json")),
+          "vitest.mjs",
+        );
+        const { stdout } = await run(process.execPath, [vitest, "run", "--root", app, "--reporter=verbose"], app);
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
+        const plain = stdout.replace(/\u001b\[[0-9;]*m/g, "");
+        expect(plain).toMatch(/reads an event/);
+        expect(plain).toMatch(/Tests\s+2 passed \(2\)/);
       },
       SLOW,
     );
@@ -189,20 +216,24 @@ describe.skipIf(!enabled)("consumers (npm run test:consumers)", () => {
     return { app, resolved: await realpath(join(ws, "node_modules", pkg.name)), expected: await realpath(member) };
   });
 
-  consumerSuite("installed from the npm pack tarball (isolated install, as pnpm lays it out)", async () => {
-    const app = join(scratch, "tarball-app");
-    await writeApp(app, `file:${join(scratch, packed?.filename ?? "")}`);
-    const { stderr } = await npm(["install", "--install-strategy=linked"], app);
-    // npm warns about every dependency with an install script (prepare included): none of ours.
-    expect(stderr).not.toContain(pkg.name);
-    const resolved = await realpath(join(app, "node_modules", pkg.name));
-    const manifest = JSON.parse(await readFile(join(resolved, "package.json"), "utf8")) as { version: string };
-    expect(manifest.version).toBe(pkg.version);
-    // Linked installs keep packages in node_modules/.store; the consumer's link points there.
-    return {
-      app,
-      resolved: resolved.includes(`${join("node_modules", ".store")}`) ? "store" : resolved,
-      expected: "store",
-    };
-  });
+  consumerSuite(
+    "installed from the npm pack tarball (isolated install, as pnpm lays it out)",
+    async () => {
+      const app = join(scratch, "tarball-app");
+      await writeApp(app, `file:${join(scratch, packed?.filename ?? "")}`);
+      const { stderr } = await npm(["install", "--install-strategy=linked"], app);
+      // npm warns about every dependency with an install script (prepare included): none of ours.
+      expect(stderr).not.toContain(pkg.name);
+      const resolved = await realpath(join(app, "node_modules", pkg.name));
+      const manifest = JSON.parse(await readFile(join(resolved, "package.json"), "utf8")) as { version: string };
+      expect(manifest.version).toBe(pkg.version);
+      // Linked installs keep packages in node_modules/.store; the consumer's link points there.
+      return {
+        app,
+        resolved: resolved.includes(`${join("node_modules", ".store")}`) ? "store" : resolved,
+        expected: "store",
+      };
+    },
+    false,
+  );
 });
