@@ -5,29 +5,21 @@
  */
 import { isBrowserLike } from "../internal/runtime.ts";
 
-const CORS_NEEDS =
-  "allow this page's origin, the Authorization, Content-Type and X-Preferred-Partner-Id request headers (preflight included)";
-
 /** Appended to a network failure without an error code (the browser hides it); empty elsewhere. */
 export function networkFailureHint(): string {
-  if (!isBrowserLike()) return "";
-  return ` (in a browser this usually means CORS: the API must ${CORS_NEEDS}; or the host is unreachable)`;
+  return isBrowserLike()
+    ? " (in a browser usually CORS: the API must allow this origin, Authorization and X-Preferred-Partner-Id)"
+    : "";
 }
 
 /**
- * Appended to an error whose response carried no readable `x-request-id` when the call went to
- * another origin from a browser: the header exists only if the API lists it in
- * Access-Control-Expose-Headers. Empty elsewhere.
+ * Appended to an error whose response carried no readable `x-request-id` when a browser called
+ * another origin: the header exists there only if the API lists it in Access-Control-Expose-Headers.
  */
-export function hiddenRequestIdHint(url: string | undefined): string {
-  if (!url || !isBrowserLike()) return "";
-  const here = (globalThis as { location?: { origin?: unknown } }).location?.origin;
-  let there: string;
+export function hiddenRequestIdHint(url = ""): string {
   try {
-    there = new URL(url).origin;
-  } catch {
-    return "";
-  }
-  if (typeof here !== "string" || here === there) return "";
-  return " [no request id readable: a browser sees x-request-id from another origin only if the API lists it in Access-Control-Expose-Headers]";
+    if (isBrowserLike() && new URL(url).origin !== globalThis.location.origin)
+      return " [no request id: the API must list x-request-id in Access-Control-Expose-Headers]";
+  } catch {}
+  return "";
 }

@@ -6,13 +6,14 @@
  * `ServiceWorkerGlobalScope`, with `navigator.userAgent` "Cloudflare-Workers").
  */
 export function isBrowserLike(): boolean {
-  const g = globalThis as Record<string, unknown>;
-  const proc = g.process as { versions?: { node?: string } } | undefined;
-  const agent = (g.navigator as { userAgent?: unknown } | undefined)?.userAgent;
-  if (proc?.versions?.node || typeof g.Deno !== "undefined" || agent === "Cloudflare-Workers") return false;
-  if (typeof g.window !== "undefined" && typeof g.document !== "undefined") return true;
+  const g = globalThis as Record<string, unknown> & {
+    process?: { versions?: { node?: string } };
+    navigator?: { userAgent?: unknown };
+    WorkerGlobalScope?: unknown;
+  };
+  if (g.process?.versions?.node || g.Deno || g.navigator?.userAgent === "Cloudflare-Workers") return false;
   const scope = g.WorkerGlobalScope;
-  return typeof scope === "function" && globalThis instanceof scope;
+  return (g.window !== undefined && g.document !== undefined) || (typeof scope === "function" && g instanceof scope);
 }
 
 /** Whether a hostname is a loopback address (http is allowed there, for mocks and tests). */

@@ -96,7 +96,7 @@ function expectServerSide(result: ProbeResult): void {
 function expectBrowser(result: ProbeResult): void {
   expect(result).toMatchObject({ guard: "refused", event: "evt-1001" });
   expect(result.ids.length).toBeGreaterThan(0);
-  expect(result.noCors).toMatch(/^NetworkError: .*\(in a browser this usually means CORS: .*\) after 1 attempt/);
+  expect(result.noCors).toMatch(/^NetworkError: .*\(in a browser usually CORS: .*\) after 1 attempt/);
   expect(result.hiddenId).toMatch(/^NotFoundError: .*Access-Control-Expose-Headers/);
 }
 

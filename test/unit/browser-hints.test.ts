@@ -31,9 +31,7 @@ describe("browser hints", () => {
     const client = createAudienceClient({ baseUrl, session, partnerId, fetch: failedFetch, retry: once });
     const error = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as Error).message).toMatch(
-      /Failed to fetch \(in a browser this usually means CORS: .*X-Preferred-Partner-Id/,
-    );
+    expect((error as Error).message).toMatch(/Failed to fetch \(in a browser usually CORS: .*X-Preferred-Partner-Id/);
   });
 
   it("outside a browser the same failure carries no browser hint", async () => {

@@ -333,6 +333,28 @@ describe("limiter policy with a pacer", () => {
     expect(pacers.size).toBe(1);
   });
 
+  it("a 429 with Retry-After lowers the cap but teaches the pacer nothing: the server's wait governs", async () => {
+    const clock = virtualTime();
+    const pacer = pacerOn(clock);
+    const limiter = new ConcurrencyLimiter({ max: 8, reduced: 4, quietMs: 60_000, now: clock.now });
+    const policy = limiterPolicy(
+      () => limiter,
+      () => pacer,
+    );
+    const statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 429, 429, 429, 429, 429];
+    for (const status of statuses) {
+      await clock.advance(5);
+      const headers = status === 429 ? { "retry-after": "0" } : undefined;
+      await policy(
+        new Request("http://127.0.0.1/x"),
+        ctx(new AbortController().signal),
+        async () => new Response(null, { status, ...(headers ? { headers } : {}) }),
+      );
+    }
+    expect(limiter.limit).toBe(4); // Section 8.4: 4 after 429s, whatever the header
+    expect(pacer.rate).toBeUndefined(); // the same 429s without Retry-After engage it (test above)
+  });
+
   it("the limiter's fast path takes a free slot at once, and never jumps the queue or the cap", async () => {
     const limiter = new ConcurrencyLimiter({ max: 2, reduced: 1, quietMs: 60_000 });
     const a = limiter.tryAcquire();
