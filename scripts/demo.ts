@@ -37,7 +37,6 @@ async function main(): Promise<void> {
     console.log(`Prism mock of generated/openapi.json on ${prism.url}`);
     await quickstart({
       baseUrl: prism.url,
-      mediaUrl: prism.url,
       credentials: { username: "demo", password: "demo-password" },
     });
   }

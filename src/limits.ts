@@ -3,6 +3,8 @@
  * Options may lower or (where the specification allows) change them; nothing else hard-codes them.
  */
 export const SPEC = Object.freeze({
+  /** Section 1 and 9.1: the main API's path prefix; the base address already includes it. */
+  apiVersionPath: "/api/v3",
   /** Section 8.2: "no more than 5 attempts recommended for clients". */
   maxAttempts: 5,
   /** Section 8.2: retryable statuses 500, 502, 503, 504, 429. */

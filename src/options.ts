@@ -211,6 +211,12 @@ export const globalFetch = (request: Request): Promise<Response> => globalThis.f
 export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
   if (!isObject(options)) throw new TypeError("createAudienceClient: options must be an object");
   const baseUrl = url("baseUrl", options.baseUrl);
+  // Section 1, 9.1: the base address includes the version segment; without it every call goes astray.
+  if (!baseUrl.pathname.endsWith(SPEC.apiVersionPath))
+    fail(
+      "baseUrl",
+      `must end with the version segment ${SPEC.apiVersionPath}, e.g. https://<host>${SPEC.apiVersionPath}`,
+    );
   const mediaUrl =
     options.mediaUrl === undefined ? new URL(`${baseUrl.origin}/api/media`) : url("mediaUrl", options.mediaUrl);
 

@@ -21,6 +21,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { API_PREFIX, apiRelative } from "../support/recording-server.ts";
 
 /** Every kind of answer the server can give an attempt. */
 export const FAULT_KINDS = [
@@ -291,7 +292,7 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
   function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const method = req.method ?? "GET";
-    const path = url.pathname;
+    const path = apiRelative(url.pathname);
     const probe = Number(req.headers["x-fault-probe"] ?? -++probeSeq);
     const partner = req.headers["x-preferred-partner-id"] !== undefined;
     const episode = req.headers["x-fault-episode"] === "1";
@@ -559,7 +560,7 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}${API_PREFIX}`,
     seed,
     partnerId: PARTNER,
     credentials: { username: "ops@acme.test", password },
