@@ -42,7 +42,8 @@ export function errorFromResponse(
     mayHaveSucceeded: record.mayHaveSucceeded,
     expected: "a 2xx response",
   };
-  const note = record.mayHaveSucceeded ? `; ${WRITE_NOTE}` : "";
+  const checked = record.writeCheckNote ? ` (${record.writeCheckNote})` : "";
+  const note = record.mayHaveSucceeded ? `; ${WRITE_NOTE}${checked}` : "";
   if (status === 401)
     return new AuthenticationError(`${where}: HTTP 401, the access token was refused${tail}`, details);
   if (status === 403) {

@@ -144,6 +144,7 @@ export function createTransport(deps: TransportDeps): Transport {
           attempts: ctx.attempt,
           retryAfterMs: ctx.retryAfterMs,
           mayHaveSucceeded: ctx.mayHaveSucceeded,
+          writeCheckNote: ctx.writeCheckNote,
           requestId,
         };
       },

@@ -46,6 +46,8 @@ export interface CallContext {
   partnerId: string | undefined;
   retryAfterMs: number | undefined;
   mayHaveSucceeded: boolean;
+  /** What a write check found when it could not prove the write (write-checks.ts). */
+  writeCheckNote?: string | undefined;
   /** The record attached to the final response and to errors. */
   record(requestId?: string): CallRecord;
 }
