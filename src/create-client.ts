@@ -19,6 +19,7 @@ import { type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
 import type { ClientPaths } from "./types.ts";
 import { createSetupProcess, type SetupProcess } from "./workflows/setup-process.ts";
 import { SetupStates } from "./workflows/setup-state.ts";
+import { StatusTaskStarts } from "./workflows/status-tasks.ts";
 
 type RawClient = Client<ClientPaths>;
 const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE"] as const;
@@ -80,6 +81,11 @@ export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number]
   addHooks(hooks: CallHooks): void;
   /** The campaign setup of one event (Section 3): one handle per eid, shared by every caller. */
   setupProcess(eid: string): SetupProcess;
+  /**
+   * Whether this client has sent `PUT /events/{eid}/client_campaign_status` for `eid` (and had an
+   * answer): the task poll of {@link waitForClientCampaignStatusTask} belongs to such a PUT (Section 8.5).
+   */
+  hasSentClientCampaignStatus(eid: string): boolean;
 }
 
 /** The configuration as the client exposes it: everything but what could carry a secret. */
@@ -130,7 +136,8 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     querySerializer: serializeQuery,
   });
   const setupStates = new SetupStates();
-  const hooks: CallHooks[] = [setupStates.hooks()];
+  const statusTasks = new StatusTaskStarts();
+  const hooks: CallHooks[] = [setupStates.hooks(), statusTasks.hooks()];
   const setupHandles = new Map<string, SetupProcess>();
 
   // Middlewares registered with use(): while there are none, openapi-fetch builds OutgoingRequests.
@@ -154,7 +161,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       for (const h of hooks) h.before?.(hooked);
       // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone.
       const parseJson = next.parseAs === undefined || next.parseAs === "json";
-      info = { op, parseJson };
+      info = { op, parseJson, ...(next.transportRetries === false ? { transportRetries: false as const } : {}) };
       next = { ...next, params, audienceCall: info, parseAs: parseJson ? "stream" : next.parseAs };
       if (op.host === "media" && next.baseUrl === undefined) next = { ...next, baseUrl: config.mediaUrl.href };
     }
@@ -188,6 +195,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       return { limit: limiter.limit, active: limiter.active, queued: limiter.queued };
     },
     addHooks: (h) => void hooks.push(h),
+    hasSentClientCampaignStatus: (eid) => statusTasks.has(eid),
     setupProcess(eid) {
       const issues = pathParamIssues({ eid }, ["eid"]);
       if (issues.length) throw new ValidationError(issues.map((i) => ({ ...i, field: "eid" })));

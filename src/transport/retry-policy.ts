@@ -62,6 +62,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
         continue;
       }
       if (response && !isRetryableStatus(response.status)) return response;
+      if (ctx.call?.transportRetries === false) return give(ctx, outcome, false); // a poll retries on its own schedule
 
       // From here the attempt failed in a retryable way.
       const unsent = failure !== undefined && !failure.sent;

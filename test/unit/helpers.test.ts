@@ -13,6 +13,7 @@ import {
   listNotifications,
   readBenchmark,
   ServerError,
+  setClientCampaignStatus,
   setOptimisationStatus,
   uploadMedia,
   ValidationError,
@@ -113,11 +114,14 @@ describe("query-string writes and polls", () => {
   it("waitForClientCampaignStatusTask polls the task until a terminal state", async () => {
     api = await startFakeApi();
     let n = 0;
-    api.route((_req, res) => json(res, 200, { status: ++n < 2 ? "RUNNING" : "done" }));
+    api.route((req, res) => json(res, 200, req.method === "PUT" ? {} : { status: ++n < 2 ? "RUNNING" : "done" }));
+    const client = make();
+    await setClientCampaignStatus(client, "e1", { status: "PAUSED" }); // the PUT that starts the task
     const started = Date.now();
-    await expect(waitForClientCampaignStatusTask(make(), "e1")).resolves.toEqual({ status: "done" });
+    await expect(waitForClientCampaignStatusTask(client, "e1")).resolves.toEqual({ status: "done" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900); // Section 8.5: about 2 s between task polls
     expect(api.calls().map((r) => r.path)).toEqual([
+      "/events/e1/client_campaign_status",
       "/events/e1/client_campaign_status/task",
       "/events/e1/client_campaign_status/task",
     ]);
