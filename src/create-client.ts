@@ -6,8 +6,10 @@
 import createClient, { type Client } from "openapi-fetch";
 import { type OperationInfo, operations } from "../generated/operations.ts";
 import { ValidationError } from "./errors/validation-error.ts";
+import { partnerTokenPathIssues } from "./guards/partner-token-paths.ts";
 import { pathParamIssues } from "./guards/path-params.ts";
 import { rawPathIssues } from "./guards/raw-path.ts";
+import { pageLimitIssues } from "./guards/request-rules.ts";
 import { validateRequest } from "./guards/validate-request.ts";
 import { createOperationMatcher } from "./internal/operation-matcher.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
@@ -145,11 +147,16 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
 
   async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
     const op = opIndex.get(method)?.get(path);
-    // Paths outside the description are not validated below, so the path itself is checked first.
+    // Paths outside the description are not validated below, so the path itself is checked first,
+    // and the page cap, which holds for every bulk read (Section 8.5).
     if (!op) {
       const pathIssues = rawPathIssues(path);
+      if (!pathIssues.length) pathIssues.push(...partnerTokenPathIssues(path));
       if (pathIssues.length)
         throw new ValidationError(pathIssues, { method, expected: "a path of the API; nothing was sent" });
+      const limitIssues = pageLimitIssues((init?.params as CallParams | undefined)?.query, config.maxPageLimit);
+      if (limitIssues.length)
+        throw new ValidationError(limitIssues, { method, expected: "valid input; nothing was sent" });
     }
     let next = init ?? {};
     let info: CallInfo | undefined;

@@ -55,6 +55,8 @@ export const CLIENT_DEFAULTS = Object.freeze({
    * Section 8.5 names as what bulk reads must not ask for.
    */
   maxPageLimitCeiling: 1000,
+  /** Pages a list iteration fetches at most (a server that never ends a list must not loop for ever). */
+  maxPages: 10_000,
   /** Redirect hops followed at most. */
   maxRedirects: 5,
   /**

@@ -36,14 +36,29 @@ function eidIssues(container: unknown, prefix: string): ValidationIssue[] {
   return typeof eid === "string" && eid !== "" ? idIssues(eid, `${prefix}.eid`) : [];
 }
 
+/**
+ * Section 8.5: bulk reads paginate and "must not ask for limit=10000". Any call's `limit`, on a
+ * path of the description or not (raw calls to `/campaigns/` included), given as a number, a
+ * numeric string or repeated, is held to the page cap.
+ */
+export function pageLimitIssues(query: unknown, maxPageLimit: number): ValidationIssue[] {
+  if (!isRecord(query)) return [];
+  const values = Array.isArray(query.limit) ? query.limit : [query.limit];
+  const over = values.some(
+    (v) => (typeof v === "number" || (typeof v === "string" && v.trim() !== "")) && Number(v) > maxPageLimit,
+  );
+  return over
+    ? [
+        {
+          field: "query.limit",
+          message: `must be at most ${maxPageLimit}: bulk reads paginate, and large pages such as limit=10000 are refused by the API's guidance (Section 8.5); page through results instead`,
+        },
+      ]
+    : [];
+}
+
 export function ruleIssues(operation: string, query: unknown, body: unknown, maxPageLimit: number): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  if (isRecord(query) && typeof query.limit === "number" && query.limit > maxPageLimit) {
-    issues.push({
-      field: "query.limit",
-      message: `must be at most ${maxPageLimit}: bulk reads paginate, and large pages such as limit=10000 are refused by the API's guidance (Section 8.5); page through results instead`,
-    });
-  }
+  const issues: ValidationIssue[] = pageLimitIssues(query, maxPageLimit);
   issues.push(...positive(query, "budget", "query"));
   if (operation === "POST /setup_processes/{eid}" || operation === "PUT /setup_processes/{eid}") {
     issues.push(...dateOrder(body, "start_date", "end_date", "body"), ...positive(body, "total_budget", "body"));

@@ -12,6 +12,7 @@ import type { ClientConfig, Logger } from "../options.ts";
 import { backoffDelayMs, parseRetryAfter, rateLimitDelayMs } from "./backoff.ts";
 import { AttemptFailure } from "./failure.ts";
 import { type CallContext, firstAttempt, type Next, type Policy } from "./policy.ts";
+import { worthRefreshing } from "./refresh-after-401.ts";
 
 /** Answers whether a non-idempotent write took effect: its result, "absent" or "unknown". */
 export type WriteCheck = (context: CallContext) => Promise<Response | "absent" | "unknown">;
@@ -50,7 +51,8 @@ export function retryPolicy(deps: RetryDeps): Policy {
         ctx.authenticated &&
         !reauthenticated &&
         ctx.tokenUsed &&
-        ctx.attempt < retry.maxAttempts
+        ctx.attempt < retry.maxAttempts &&
+        (await worthRefreshing(deps.config.baseUrl.pathname, ctx.url, response))
       ) {
         reauthenticated = true;
         await deps.reauthenticate(ctx.tokenUsed);
