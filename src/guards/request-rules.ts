@@ -1,7 +1,7 @@
 /**
  * Rules the description cannot express, on top of the generated schemas (Section 2, 8.5):
- * date ranges in order, budgets above zero, page sizes within the cap, and an eid in a query or
- * body held to the same rules as an eid in the path.
+ * date ranges in order, page sizes within the cap, and an eid in a query or body held to the same
+ * rules as an eid in the path. (Budgets above zero are a schema constraint of the local overlay.)
  */
 import { isCalendarDate } from "../../generated/validators.ts";
 import type { ValidationIssue } from "../errors/validation-error.ts";
@@ -15,14 +15,6 @@ function dateOrder(body: unknown, from: string, to: string, prefix: string): Val
   if (!isRecord(body) || !isCalendarDate(body[from]) || !isCalendarDate(body[to])) return [];
   return (body[from] as string) > (body[to] as string)
     ? [{ field: `${prefix}.${to}`, message: `must not be before ${from}` }]
-    : [];
-}
-
-function positive(container: unknown, key: string, prefix: string): ValidationIssue[] {
-  if (!isRecord(container) || container[key] === undefined) return [];
-  const v = container[key];
-  return typeof v === "number" && Number.isFinite(v) && v <= 0
-    ? [{ field: `${prefix}.${key}`, message: "must be greater than 0" }]
     : [];
 }
 
@@ -59,9 +51,8 @@ export function pageLimitIssues(query: unknown, maxPageLimit: number): Validatio
 
 export function ruleIssues(operation: string, query: unknown, body: unknown, maxPageLimit: number): ValidationIssue[] {
   const issues: ValidationIssue[] = pageLimitIssues(query, maxPageLimit);
-  issues.push(...positive(query, "budget", "query"));
   if (operation === "POST /setup_processes/{eid}" || operation === "PUT /setup_processes/{eid}") {
-    issues.push(...dateOrder(body, "start_date", "end_date", "body"), ...positive(body, "total_budget", "body"));
+    issues.push(...dateOrder(body, "start_date", "end_date", "body"));
   }
   if (operation === "POST /ingest/transaction_summary")
     issues.push(...dateOrder(body, "from", "to", "body"), ...eidIssues(body, "body"));
