@@ -13,15 +13,17 @@ const isRecord = (v: Json): v is Record<string, Json> => typeof v === "object" &
 export const TOKEN_FIELDS = Object.freeze({ access: "AccessToken", id: "IdToken", refresh: "RefreshToken" } as const);
 
 /** Section 5.3: the groups claim carries an identity-provider prefix that is omitted
- * ("<prefix>:groups"). We accept `groups` and any `<prefix>:groups`. */
-export function groupsClaim(claims: Record<string, Json>): string[] {
-  for (const [key, value] of Object.entries(claims)) {
-    if (key === "groups" || key.endsWith(":groups")) {
-      if (Array.isArray(value)) return value.filter((g): g is string => typeof g === "string");
-      if (typeof value === "string") return value.split(/[\s,]+/).filter(Boolean);
-    }
+ * ("<prefix>:groups"). We accept `groups` and any `<prefix>:groups`. Every such claim is returned,
+ * sorted by name, so that nothing depends on the order of the token's keys: the partner is chosen
+ * from all of them together (two claims naming different partners are ambiguous). */
+export function groupsClaims(claims: Record<string, Json>): Array<{ claim: string; groups: string[] }> {
+  const out: Array<{ claim: string; groups: string[] }> = [];
+  for (const [claim, value] of Object.entries(claims)) {
+    if (claim !== "groups" && !claim.endsWith(":groups")) continue;
+    if (Array.isArray(value)) out.push({ claim, groups: value.filter((g): g is string => typeof g === "string") });
+    else if (typeof value === "string") out.push({ claim, groups: value.split(/[\s,]+/).filter(Boolean) });
   }
-  return [];
+  return out.sort((a, b) => (a.claim < b.claim ? -1 : a.claim > b.claim ? 1 : 0));
 }
 
 /** Section 2: partner ids are `partner-id-<slug>`, or a short letter prefix followed by digits
@@ -29,21 +31,33 @@ export function groupsClaim(claims: Record<string, Json>): string[] {
 export const PARTNER_ID_PATTERN = /^partner-id-[a-z0-9][a-z0-9_-]*$/i;
 
 /** Section 7: "Error body shape: not shown." We look for a dotted `error.*` code in the body
- * itself, or in its `code`, `error`, `message`, `detail` or `error_code` fields (one level deep). */
+ * itself, or in its `code`, `error`, `message`, `detail` or `error_code` fields, and in those
+ * fields of any object found there, depth first in that field order. */
 export function errorCodeOf(body: Json): string | undefined {
-  const isCode = (v: Json): v is string => typeof v === "string" && /^error(\.[A-Za-z0-9_-]+)+$/.test(v);
-  if (isCode(body)) return body;
+  if (isErrorCode(body)) return body;
   if (!isRecord(body)) return undefined;
-  for (const key of ["code", "error", "message", "detail", "error_code"]) {
-    const v = body[key];
-    if (isCode(v)) return v;
-    if (isRecord(v)) {
-      const inner = errorCodeOf(v);
-      if (inner) return inner;
+  // A loop over an explicit stack, not recursion: a server's body may nest without limit.
+  const stack: Array<{ node: Record<string, Json>; next: number }> = [{ node: body, next: 0 }];
+  const seen = new WeakSet<object>([body]);
+  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
+    const field = ERROR_CODE_FIELDS[top.next++];
+    if (field === undefined) {
+      stack.pop();
+      continue;
+    }
+    const v = top.node[field];
+    if (isErrorCode(v)) return v;
+    if (isRecord(v) && !seen.has(v)) {
+      seen.add(v);
+      stack.push({ node: v, next: 0 });
     }
   }
   return undefined;
 }
+
+const ERROR_CODE_FIELDS = ["code", "error", "message", "detail", "error_code"] as const;
+// Each segment starts with its own dot, so a string is split into segments one way only: linear.
+const isErrorCode = (v: Json): v is string => typeof v === "string" && /^error(\.[A-Za-z0-9_-]+)+$/.test(v);
 
 /** Section 3: boost "returns a boost task id"; its field is not shown. We take a bare string
  * body, or the first string/number among `task_id`, `boost_task_id`, `taskId`, `id`. */

@@ -4,12 +4,16 @@
  */
 
 import { DEFAULT_BENCHMARK_FIELDS, PARTNER_ID_PATTERN } from "./assumptions.ts";
-import { hasControlCharacter } from "./guards/path-params.ts";
+import { hasControlCharacter, MAX_ID_LENGTH } from "./guards/path-params.ts";
 import { isBrowserLike, isLoopbackHost } from "./internal/runtime.ts";
+import { terminalSafeLogger } from "./internal/terminal-text.ts";
 import { CLIENT_DEFAULTS, SPEC } from "./limits.ts";
 import type { TokenStore } from "./session/token-store.ts";
 
-/** Receives request start/end, retries and session events. Lines never contain secrets. */
+/**
+ * Receives request start/end, retries and session events. Lines never contain secrets, and the
+ * message and string details never hold a control or bidi character (shown as `\uXXXX`).
+ */
 export interface Logger {
   /** Request start and end, sessions, limiter changes. */
   debug?(message: string, details?: Record<string, unknown>): void;
@@ -143,7 +147,10 @@ function url(option: string, value: unknown): URL {
   }
   if (parsed.search || parsed.hash || parsed.username || parsed.password)
     fail(option, "must not carry a query, fragment or user info");
-  parsed.pathname = parsed.pathname.replace(/\/+$/, "");
+  // A loop, not /\/+$/: that pattern retries from every slash of a long run (quadratic).
+  let end = parsed.pathname.length;
+  while (end > 0 && parsed.pathname[end - 1] === "/") end--;
+  parsed.pathname = parsed.pathname.slice(0, end);
   return parsed;
 }
 
@@ -177,6 +184,9 @@ function checkPartnerId(option: string, value: unknown): string {
   return value;
 }
 
+/** The pattern, as a new RegExp without the stateful flags `g` and `y`. */
+const statelessCopy = (p: RegExp): RegExp => new RegExp(p.source, p.flags.replace("g", "").replace("y", ""));
+
 /**
  * The `{adplatform}` path segment. openapi-fetch percent-encodes it, but a server that decodes it
  * (once, or again) must not see a dot segment or a separator: `%2e%2e` is `..`, `%2F` a `/`. So
@@ -185,6 +195,8 @@ function checkPartnerId(option: string, value: unknown): string {
  */
 function adPlatformSegment(value: unknown): string {
   let text = token("adPlatform", value, true) as string;
+  // Each pass below decodes one level: bounded, so that nested escapes cost linear time.
+  if (text.length > MAX_ID_LENGTH) fail("adPlatform", `must be at most ${MAX_ID_LENGTH} characters`);
   for (let previous = ""; text !== previous; ) {
     if (text === "." || text === ".." || /[/\\]/.test(text))
       fail(
@@ -275,7 +287,8 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
     session,
     tokenStore,
     partnerId,
-    partnerIdPatterns: Object.freeze([PARTNER_ID_PATTERN, ...patterns]),
+    // Copies without `g`/`y`: their lastIndex would carry from one test to the next (issue 17).
+    partnerIdPatterns: Object.freeze([PARTNER_ID_PATTERN, ...patterns.map(statelessCopy)]),
     fetch: fetchFn as ClientConfig["fetch"],
     maxConcurrency: positiveInt("maxConcurrency", options.maxConcurrency, SPEC.maxConcurrency, SPEC.maxConcurrency),
     retry: Object.freeze({
@@ -287,7 +300,7 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
       deadlineMs: retry.deadlineMs === undefined ? undefined : nonNegative("retry.deadlineMs", retry.deadlineMs, 0),
     }),
     timeoutMs: positiveInt("timeoutMs", options.timeoutMs, CLIENT_DEFAULTS.attemptTimeoutMs),
-    logger,
+    logger: terminalSafeLogger(logger), // log lines embed server strings (request ids, reasons)
     adPlatform,
     maxPageLimit: positiveInt(
       "maxPageLimit",

@@ -17,19 +17,40 @@ export function validateRequest(call: OutgoingCall, maxPageLimit: number): void 
   const key = `${call.op.method} ${call.op.path}`;
   const issues: ValidationIssue[] = pathParamIssues(call.params?.path, call.op.pathParams);
   const schemas = requestValidators[key];
-  if (schemas?.query) {
-    const result = schemas.query.safeParse(call.params?.query ?? {});
-    if (!result.success) issues.push(...toValidationIssues(result.error.issues, "query"));
-  }
-  if (schemas?.body) {
-    const result = schemas.body.safeParse(call.body);
-    if (!result.success) issues.push(...toValidationIssues(result.error.issues, "body"));
-  }
-  issues.push(...ruleIssues(key, call.params?.query, call.body, maxPageLimit));
+  if (schemas?.query) append(issues, schemaIssues(schemas.query, call.params?.query ?? {}, "query"));
+  if (schemas?.body) append(issues, schemaIssues(schemas.body, call.body, "body"));
+  append(issues, ruleIssues(key, call.params?.query, call.body, maxPageLimit));
   if (issues.length)
     throw new ValidationError(issues, {
       method: call.op.method,
       path: call.op.path,
       expected: "valid input; nothing was sent",
     });
+}
+
+/**
+ * zod collects the issues of an object's property with `push(...issues)`, one argument per issue:
+ * a caller's 200 000 bad rows overflowed the stack (a raw RangeError). That is a typed refusal of
+ * the whole part instead.
+ */
+function schemaIssues(
+  schema: { safeParse(value: unknown): { success: boolean; error?: { issues: unknown[] } } },
+  value: unknown,
+  part: "query" | "body",
+): ValidationIssue[] {
+  let result: ReturnType<typeof schema.safeParse>;
+  try {
+    result = schema.safeParse(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return [{ field: part, message: "has too many invalid values to list: check it, or send it in smaller parts" }];
+  }
+  return result.success
+    ? []
+    : toValidationIssues(result.error?.issues as Parameters<typeof toValidationIssues>[0], part);
+}
+
+/** `push(...items)` passes each item as an argument: a caller's 200 000 bad rows overflowed the stack. */
+function append<T>(to: T[], items: readonly T[]): void {
+  for (const item of items) to.push(item);
 }

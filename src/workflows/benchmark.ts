@@ -33,8 +33,10 @@ export interface NormalizedBenchmark {
 const FRACTION_MAX = 1.5;
 const PERCENT_MIN = 3;
 
-// A plain decimal number; `Number()` alone would also accept "", "0x1F" and "Infinity".
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+// A plain decimal number; `Number()` alone would also accept "", "0x1F" and "Infinity". Each run
+// of digits can be matched one way only, so a long non-number fails in linear time (the former
+// `\d+\.?\d*` split a run of digits every possible way: 60 KB of digits blocked for ~2 s).
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
 /**
  * Reads the values of one benchmark response as fractions, detecting whether the response uses
@@ -127,27 +129,34 @@ export function benchmarkValuesOf(
   const out: Array<number | string> = [];
   const seen = new WeakSet<object>(); // a parsed JSON body has no cycles, but a caller's object may
 
-  const takeAll = (value: unknown): void => {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (isValue(item)) out.push(item);
-      else search(item);
-    }
+  // Depth first in document order, with an explicit stack: a server's body may nest without limit
+  // (a recursive walk threw a RangeError at a few thousand levels). `take` is a value found under
+  // one of `fields` (kept if a number or string, else searched); any other node is searched.
+  const stack: Array<{ take: boolean; node: unknown }> = [{ take: false, node: body }];
+  const pushAll = (items: readonly unknown[], take: boolean): void => {
+    for (let i = items.length - 1; i >= 0; i--) stack.push({ take, node: items[i] });
   };
-  const search = (node: unknown): void => {
-    if (typeof node !== "object" || node === null || seen.has(node)) return;
+  if (Array.isArray(body) && body.every(isValue)) return [...body];
+  for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
+    const { take, node } = step;
+    if (take && isValue(node)) {
+      out.push(node);
+      continue;
+    }
+    if (typeof node !== "object" || node === null || seen.has(node)) continue;
     seen.add(node);
     if (Array.isArray(node)) {
-      for (const item of node) search(item);
-      return;
+      pushAll(node, false);
+      continue;
     }
-    for (const [key, value] of Object.entries(node)) {
-      if (keys.has(key)) takeAll(value);
-      else search(value);
+    const entries = Object.entries(node);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, value] = entries[i] as [string, unknown];
+      if (!keys.has(key)) stack.push({ take: false, node: value });
+      else if (Array.isArray(value)) pushAll(value, true);
+      else stack.push({ take: true, node: value });
     }
-  };
-
-  if (Array.isArray(body) && body.every(isValue)) return [...body];
-  search(body);
+  }
   return out;
 }
 
