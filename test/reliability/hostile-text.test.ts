@@ -104,6 +104,23 @@ describe("text for humans against a hostile server", () => {
     expectSafeLogs();
   });
 
+  it("every line of the support report is escaped, the request's own headers included", async () => {
+    server = await startRecordingServer((_req, res) => json(res, 500, {}, { "x-request-id": "req-500" }));
+    const client = createAudienceClient({
+      baseUrl: server.url,
+      session,
+      partnerId: "partner-id-acme",
+      retry: { maxAttempts: 1 },
+    });
+    const error = await client
+      .GET("/events/", { headers: { "x-note": "a\u009b2Jb" } })
+      .then(unwrap)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expectSafeReport(error);
+    expect((error as ApiError).supportReport()).toContain("x-note: a\\u009b2Jb");
+  });
+
   it("a C1 content type on a 2xx: the NetworkError message, its report and the retry log lines are escaped", async () => {
     server = await startRecordingServer((_req, res: ServerResponse) => {
       res.writeHead(200, { "content-type": "text/html\u009b2J", "x-request-id": C1_REQUEST_ID });
