@@ -3,6 +3,8 @@
 import type { OperationInfo } from "../../generated/operations.ts";
 import { requestValidators } from "../../generated/validators.ts";
 import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
+import { CLIENT_DEFAULTS } from "../limits.ts";
+import { jsonBodyIssues } from "./json-body.ts";
 import { pathParamIssues } from "./path-params.ts";
 import { ruleIssues } from "./request-rules.ts";
 import { toValidationIssues } from "./zod-issues.ts";
@@ -19,6 +21,7 @@ export function validateRequest(call: OutgoingCall, maxPageLimit: number): void 
   const schemas = requestValidators[key];
   if (schemas?.query) append(issues, schemaIssues(schemas.query, call.params?.query ?? {}, "query"));
   if (schemas?.body) append(issues, schemaIssues(schemas.body, call.body, "body"));
+  append(issues, jsonBodyIssues(call.body, CLIENT_DEFAULTS.maxJsonBodyDepth));
   append(issues, ruleIssues(key, call.params?.query, call.body, maxPageLimit));
   if (issues.length)
     throw new ValidationError(issues, {

@@ -130,6 +130,37 @@ describe("deep nesting: a correct result or a typed error, never a RangeError", 
     expect(server.requests).toHaveLength(0);
   });
 
+  const draft = { goal: "UTILIZATION", total_budget: 1500, start_date: "2027-05-01", end_date: "2027-05-31" } as const;
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = { back: cyclic };
+  const shared = { x: 1 }; // a shared (not cyclic) object is fine in JSON
+  for (const [what, creatives, ok] of [
+    ["nested 100 000 deep", [nested(100_000, "a", 1)], false],
+    ["nested 5 000 deep", [nested(5_000, "a", 1)], false],
+    ["with a cycle", [cyclic], false],
+    ["with a BigInt", [{ n: 10n }], false],
+    ["nested 50 deep, with a shared object", [nested(50, "a", shared), shared, [shared]], true],
+  ] as const) {
+    it(`a caller's JSON body ${what}: ${ok ? "sent" : "a ValidationError naming the body, nothing sent, client usable"}`, async () => {
+      server = await startRecordingServer((_req, res) => json(res, 201, {}));
+      const client = createAudienceClient({ baseUrl: server.url, session, partnerId: "partner-id-acme" });
+      const body = { ...draft, creatives: creatives as unknown as unknown[] };
+      const result = await client
+        .POST("/setup_processes/{eid}", { params: { path: { eid: "evt-1" } }, body })
+        .catch((e: unknown) => e);
+      if (ok) {
+        expect(result).not.toBeInstanceOf(Error);
+        expect(server.requests).toHaveLength(1);
+        return;
+      }
+      expect(result).toBeInstanceOf(ValidationError);
+      expect((result as ValidationError).issues[0]?.field).toMatch(/^body/);
+      expect(server.requests).toHaveLength(0);
+      const again = await client.POST("/setup_processes/{eid}", { params: { path: { eid: "evt-2" } }, body: draft });
+      expect(again.response.status).toBe(201);
+    });
+  }
+
   it("the demo's table shows a cell nested 100 000 deep without a RangeError", () => {
     const printed = table([{ id: "evt-1", name: nested(100_000, "a", "x") }]);
     expect(printed).toContain("evt-1");

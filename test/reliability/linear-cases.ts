@@ -6,6 +6,7 @@
  */
 import { table } from "../../examples/quickstart.ts";
 import { errorCodeOf, groupsClaims } from "../../src/assumptions.ts";
+import { jsonBodyIssues } from "../../src/guards/json-body.ts";
 import { idIssues } from "../../src/guards/path-params.ts";
 import { rawPathIssues } from "../../src/guards/raw-path.ts";
 import { decodeJwtPayload } from "../../src/internal/jwt.ts";
@@ -153,6 +154,11 @@ export const cases: Record<string, LinearCase> = {
     n: 20_000,
     input: (n) => ".%2e".repeat(n),
     run: (id: string) => idIssues(id, "eid"),
+  }),
+  "json body guard: wide and deep body": linear({
+    n: 20_000,
+    input: (n) => ({ creatives: [nested(n / 10, "a", 1), ...Array.from({ length: n }, (_, i) => ({ i, tags: [i] }))] }),
+    run: (body: unknown) => jsonBodyIssues(body, 1_000_000),
   }),
   // Text for humans.
   "terminal escaping": linear({
