@@ -6,12 +6,14 @@
 import createClient, { type Client } from "openapi-fetch";
 import { type OperationInfo, operations } from "../generated/operations.ts";
 import { ValidationError } from "./errors/validation-error.ts";
+import { jsonBodyIssues } from "./guards/json-body.ts";
 import { pathParamIssues } from "./guards/path-params.ts";
 import { rawPathIssues } from "./guards/raw-path.ts";
 import { validateRequest } from "./guards/validate-request.ts";
 import { createOperationMatcher } from "./internal/operation-matcher.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
 import { Redactor } from "./internal/redact.ts";
+import { CLIENT_DEFAULTS } from "./limits.ts";
 import { type AudienceClientOptions, type ClientConfig, normalizeOptions } from "./options.ts";
 import { Session } from "./session/session.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
@@ -140,9 +142,10 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     const op = opIndex.get(method)?.get(path);
     // Paths outside the description are not validated below, so the path itself is checked first.
     if (!op) {
-      const pathIssues = rawPathIssues(path);
-      if (pathIssues.length)
-        throw new ValidationError(pathIssues, { method, expected: "a path of the API; nothing was sent" });
+      // The body too: validateRequest below never sees it (a deep one overflowed JSON.stringify).
+      const issues = [...rawPathIssues(path), ...jsonBodyIssues(init?.body, CLIENT_DEFAULTS.maxJsonBodyDepth)];
+      if (issues.length)
+        throw new ValidationError(issues, { method, expected: "a path of the API and a JSON body; nothing was sent" });
     }
     let next = init ?? {};
     let info: CallInfo | undefined;

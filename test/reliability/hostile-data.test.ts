@@ -161,6 +161,16 @@ describe("deep nesting: a correct result or a typed error, never a RangeError", 
     });
   }
 
+  it("a deep JSON body to a path outside the description is refused the same way", async () => {
+    server = await startRecordingServer((_req, res) => json(res, 201, {}));
+    const client = createAudienceClient({ baseUrl: server.url, session, partnerId: "partner-id-acme" });
+    const post = client.POST as unknown as (path: string, init: { body: unknown }) => Promise<unknown>;
+    const error = await post("/drift/new_endpoint", { body: { a: [nested(10_000, "a", 1)] } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.field)).toEqual(["body"]);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("the demo's table shows a cell nested 100 000 deep without a RangeError", () => {
     const printed = table([{ id: "evt-1", name: nested(100_000, "a", "x") }]);
     expect(printed).toContain("evt-1");
