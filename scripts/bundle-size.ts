@@ -19,9 +19,10 @@ export const TARGET_KB = 20;
 /**
  * The budget CI keeps (`npm run size` exits 1 above it): a ratchet just above today's size, so the
  * bundle cannot grow unnoticed while it is over the target. Lower it whenever the size comes down;
- * it becomes TARGET_KB once that is met.
+ * it becomes TARGET_KB once that is met. Raised 29.5 → 30 by issue 17 (hardening II: linear-time
+ * walks, the JSON body guard, terminal-safe text), which added ~0.8 KB.
  */
-export const BUDGET_KB = 29.5;
+export const BUDGET_KB = 30;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -13,17 +13,20 @@ const isRecord = (v: Json): v is Record<string, Json> => typeof v === "object" &
 export const TOKEN_FIELDS = Object.freeze({ access: "AccessToken", id: "IdToken", refresh: "RefreshToken" } as const);
 
 /** Section 5.3: the groups claim carries an identity-provider prefix that is omitted
- * ("<prefix>:groups"). We accept `groups` and any `<prefix>:groups`. Every such claim is returned,
- * sorted by name, so that nothing depends on the order of the token's keys: the partner is chosen
- * from all of them together (two claims naming different partners are ambiguous). */
+ * ("<prefix>:groups"). We accept `groups` and any `<prefix>:groups`, and return every such claim:
+ * the partner is chosen from all of them together, so nothing depends on the order of the token's
+ * keys (two claims naming different partners are ambiguous). */
 export function groupsClaims(claims: Record<string, Json>): Array<{ claim: string; groups: string[] }> {
-  const out: Array<{ claim: string; groups: string[] }> = [];
-  for (const [claim, value] of Object.entries(claims)) {
-    if (claim !== "groups" && !claim.endsWith(":groups")) continue;
-    if (Array.isArray(value)) out.push({ claim, groups: value.filter((g): g is string => typeof g === "string") });
-    else if (typeof value === "string") out.push({ claim, groups: value.split(/[\s,]+/).filter(Boolean) });
-  }
-  return out.sort((a, b) => (a.claim < b.claim ? -1 : a.claim > b.claim ? 1 : 0));
+  return Object.entries(claims)
+    .filter(([claim]) => claim === "groups" || claim.endsWith(":groups"))
+    .map(([claim, value]) => ({
+      claim,
+      groups: Array.isArray(value)
+        ? value.filter((g): g is string => typeof g === "string")
+        : typeof value === "string"
+          ? value.split(/[\s,]+/).filter(Boolean)
+          : [],
+    }));
 }
 
 /** Section 2: partner ids are `partner-id-<slug>`, or a short letter prefix followed by digits
@@ -34,28 +37,22 @@ export const PARTNER_ID_PATTERN = /^partner-id-[a-z0-9][a-z0-9_-]*$/i;
  * itself, or in its `code`, `error`, `message`, `detail` or `error_code` fields, and in those
  * fields of any object found there, depth first in that field order. */
 export function errorCodeOf(body: Json): string | undefined {
-  if (isErrorCode(body)) return body;
-  if (!isRecord(body)) return undefined;
-  // A loop over an explicit stack, not recursion: a server's body may nest without limit.
-  const stack: Array<{ node: Record<string, Json>; next: number }> = [{ node: body, next: 0 }];
-  const seen = new WeakSet<object>([body]);
-  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
-    const field = ERROR_CODE_FIELDS[top.next++];
-    if (field === undefined) {
-      stack.pop();
-      continue;
-    }
-    const v = top.node[field];
-    if (isErrorCode(v)) return v;
-    if (isRecord(v) && !seen.has(v)) {
-      seen.add(v);
-      stack.push({ node: v, next: 0 });
+  // Depth first in field order, over an explicit stack: a server's body may nest without limit.
+  const stack: Json[] = [body];
+  const seen = new WeakSet<object>();
+  for (let node = stack.pop(); node !== undefined || stack.length > 0; node = stack.pop()) {
+    if (isErrorCode(node)) return node;
+    if (!isRecord(node) || seen.has(node)) continue;
+    seen.add(node);
+    for (let i = ERROR_CODE_FIELDS.length - 1; i >= 0; i--) {
+      const v = node[ERROR_CODE_FIELDS[i] as string];
+      if (isErrorCode(v) || isRecord(v)) stack.push(v);
     }
   }
   return undefined;
 }
 
-const ERROR_CODE_FIELDS = ["code", "error", "message", "detail", "error_code"] as const;
+const ERROR_CODE_FIELDS = ["code", "error", "message", "detail", "error_code"];
 // Each segment starts with its own dot, so a string is split into segments one way only: linear.
 const isErrorCode = (v: Json): v is string => typeof v === "string" && /^error(\.[A-Za-z0-9_-]+)+$/.test(v);
 

@@ -9,28 +9,27 @@ import type { ValidationIssue } from "../errors/validation-error.ts";
 /** Arrays and plain objects: what `JSON.stringify` walks into (class instances, buffers and forms are left alone). */
 function isContainer(value: unknown): value is object {
   if (typeof value !== "object" || value === null) return false;
-  if (Array.isArray(value)) return true;
   const proto: unknown = Object.getPrototypeOf(value);
-  return proto === null || Object.getPrototypeOf(proto) === null;
+  return Array.isArray(value) || proto === null || Object.getPrototypeOf(proto) === null;
 }
 
 export function jsonBodyIssues(body: unknown, maxDepth: number): ValidationIssue[] {
-  const refuse = (why: string): ValidationIssue[] => [{ field: "body", message: `${why}; it cannot be sent as JSON` }];
   const onPath = new Set<object>(); // the containers that hold the one being visited
-  const stack: Array<{ node: unknown; depth: number } | { leave: object }> = [{ node: body, depth: 1 }];
-  for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
-    if ("leave" in step) {
-      onPath.delete(step.leave);
-      continue;
+  // [node, depth]; a negative depth marks the moment a container's children are all done.
+  const stack: Array<[unknown, number]> = [[body, 1]];
+  let why: string | undefined;
+  for (let step = stack.pop(); step && !why; step = stack.pop()) {
+    const [node, depth] = step;
+    if (depth < 0) onPath.delete(node as object);
+    else if (typeof node === "bigint") why = "holds a BigInt";
+    else if (!isContainer(node)) continue;
+    else if (onPath.has(node)) why = "contains a cycle";
+    else if (depth > maxDepth) why = `is nested more than ${maxDepth} levels deep`;
+    else {
+      onPath.add(node);
+      stack.push([node, -1]);
+      for (const child of Object.values(node)) stack.push([child, depth + 1]);
     }
-    const { node, depth } = step;
-    if (typeof node === "bigint") return refuse("holds a BigInt");
-    if (!isContainer(node)) continue;
-    if (onPath.has(node)) return refuse("contains a cycle (an object inside itself)");
-    if (depth > maxDepth) return refuse(`is nested more than ${maxDepth} levels deep`);
-    onPath.add(node);
-    stack.push({ leave: node });
-    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push({ node: child, depth: depth + 1 });
   }
-  return [];
+  return why ? [{ field: "body", message: `${why}; it cannot be sent as JSON` }] : [];
 }

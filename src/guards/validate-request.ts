@@ -15,6 +15,8 @@ export interface OutgoingCall {
   readonly body: unknown;
 }
 
+type Schema = NonNullable<(typeof requestValidators)[string]["body"]>;
+
 export function validateRequest(call: OutgoingCall, maxPageLimit: number): void {
   const key = `${call.op.method} ${call.op.path}`;
   const issues: ValidationIssue[] = pathParamIssues(call.params?.path, call.op.pathParams);
@@ -36,21 +38,14 @@ export function validateRequest(call: OutgoingCall, maxPageLimit: number): void 
  * a caller's 200 000 bad rows overflowed the stack (a raw RangeError). That is a typed refusal of
  * the whole part instead.
  */
-function schemaIssues(
-  schema: { safeParse(value: unknown): { success: boolean; error?: { issues: unknown[] } } },
-  value: unknown,
-  part: "query" | "body",
-): ValidationIssue[] {
-  let result: ReturnType<typeof schema.safeParse>;
+function schemaIssues(schema: Schema, value: unknown, part: "query" | "body"): ValidationIssue[] {
   try {
-    result = schema.safeParse(value);
+    const result = schema.safeParse(value);
+    return result.success ? [] : toValidationIssues(result.error.issues, part);
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    return [{ field: part, message: "has too many invalid values to list: check it, or send it in smaller parts" }];
+    if (error instanceof RangeError) return [{ field: part, message: "has too many invalid values to list" }];
+    throw error;
   }
-  return result.success
-    ? []
-    : toValidationIssues(result.error?.issues as Parameters<typeof toValidationIssues>[0], part);
 }
 
 /** `push(...items)` passes each item as an argument: a caller's 200 000 bad rows overflowed the stack. */

@@ -36,16 +36,16 @@ export function terminalSafeLogger<L extends LoggerLike>(logger: L): L {
   const safe: LoggerLike = {};
   for (const level of ["debug", "info", "warn"] as const) {
     const log = logger[level];
-    if (typeof log !== "function") continue;
-    safe[level] = (message, details) => {
-      const shown =
-        details === undefined
-          ? undefined
-          : Object.fromEntries(
+    if (typeof log === "function")
+      safe[level] = (message, details) =>
+        log.call(
+          logger,
+          terminalSafe(message),
+          details &&
+            Object.fromEntries(
               Object.entries(details).map(([k, v]) => [terminalSafe(k), typeof v === "string" ? terminalSafe(v) : v]),
-            );
-      log.call(logger, terminalSafe(message), shown);
-    };
+            ),
+        );
   }
   return safe as L;
 }

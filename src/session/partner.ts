@@ -15,14 +15,8 @@ export function partnerFromIdToken(idToken: string | undefined, patterns: readon
       [],
     );
   }
-  const claims = groupsClaims(decodeJwtPayload(idToken) ?? {});
-  const naming: string[] = [];
-  const candidates = new Set<string>();
-  for (const { claim, groups } of claims) {
-    const partners = groups.filter((g) => patterns.some((p) => p.test(g)));
-    if (partners.length > 0) naming.push(claim);
-    for (const partner of partners) candidates.add(partner);
-  }
+  const groups = groupsClaims(decodeJwtPayload(idToken) ?? {}).flatMap((c) => c.groups);
+  const candidates = new Set(groups.filter((g) => patterns.some((p) => p.test(g))));
   const found = [...candidates];
   if (found.length === 1) return found[0] as string;
   if (found.length === 0) {
@@ -31,9 +25,8 @@ export function partnerFromIdToken(idToken: string | undefined, patterns: readon
       [],
     );
   }
-  const where = naming.length > 1 ? ` in the IdToken's groups claims ${naming.join(", ")}` : "";
   throw new PartnerSelectionError(
-    `The user belongs to ${found.length} partners${where} (${found.join(", ")}): pass partnerId to choose one`,
+    `The user belongs to ${found.length} partners in the IdToken's groups claims (${found.join(", ")}): pass partnerId to choose one`,
     found,
   );
 }

@@ -130,31 +130,22 @@ export function benchmarkValuesOf(
   const seen = new WeakSet<object>(); // a parsed JSON body has no cycles, but a caller's object may
 
   // Depth first in document order, with an explicit stack: a server's body may nest without limit
-  // (a recursive walk threw a RangeError at a few thousand levels). `take` is a value found under
-  // one of `fields` (kept if a number or string, else searched); any other node is searched.
-  const stack: Array<{ take: boolean; node: unknown }> = [{ take: false, node: body }];
-  const pushAll = (items: readonly unknown[], take: boolean): void => {
-    for (let i = items.length - 1; i >= 0; i--) stack.push({ take, node: items[i] });
-  };
+  // (a recursive walk threw a RangeError at a few thousand levels). Each entry is [node, take]:
+  // `take` marks a value found under one of `fields` (kept if a number or string, else searched).
   if (Array.isArray(body) && body.every(isValue)) return [...body];
-  for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
-    const { take, node } = step;
-    if (take && isValue(node)) {
-      out.push(node);
-      continue;
-    }
-    if (typeof node !== "object" || node === null || seen.has(node)) continue;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      pushAll(node, false);
-      continue;
-    }
-    const entries = Object.entries(node);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, value] = entries[i] as [string, unknown];
-      if (!keys.has(key)) stack.push({ take: false, node: value });
-      else if (Array.isArray(value)) pushAll(value, true);
-      else stack.push({ take: true, node: value });
+  const stack: Array<[unknown, boolean]> = [[body, false]];
+  for (let step = stack.pop(); step; step = stack.pop()) {
+    const [node, take] = step;
+    if (take && isValue(node)) out.push(node);
+    else if (typeof node === "object" && node !== null && !seen.has(node)) {
+      seen.add(node);
+      const next: Array<[unknown, boolean]> = Array.isArray(node)
+        ? node.map((item) => [item, false])
+        : Object.entries(node).flatMap(
+            ([key, value]): Array<[unknown, boolean]> =>
+              !keys.has(key) ? [[value, false]] : Array.isArray(value) ? value.map((v) => [v, true]) : [[value, true]],
+          );
+      for (let i = next.length - 1; i >= 0; i--) stack.push(next[i] as [unknown, boolean]);
     }
   }
   return out;

@@ -108,7 +108,7 @@ describe("partner selection (Section 5.3, 5.5)", () => {
         const error = await partnerOf(clientFor(payload));
         expect(error).toBeInstanceOf(PartnerSelectionError);
         expect([...(error as PartnerSelectionError).candidates].sort()).toEqual(["partner-id-one", "partner-id-two"]);
-        expect((error as Error).message).toMatch(/groups claims/);
+        expect((error as Error).message).toMatch(/2 partners in the IdToken.s groups claims/);
         expect(server.requests).toHaveLength(0);
       });
     }
