@@ -8,6 +8,7 @@ import createClient from "openapi-fetch";
 import { request } from "undici";
 import { operations } from "../generated/operations.ts";
 import type { paths } from "../generated/schema.ts";
+import { Redactor } from "../src/internal/redact.ts";
 import { normalizeOptions } from "../src/options.ts";
 import { credentialsPolicy, sessionPolicy } from "../src/transport/auth-policy.ts";
 import { fetchTerminal } from "../src/transport/fetch-terminal.ts";
@@ -311,6 +312,7 @@ async function policyCosts(): Promise<Array<[string, number]>> {
     op,
     call: { op, parseJson: true },
     authenticated: true,
+    secretBody: false,
     signal: undefined,
     startedAt: 0,
     path: op.path,
@@ -332,7 +334,7 @@ async function policyCosts(): Promise<Array<[string, number]>> {
     }),
   });
   const through = (list: Policy[]) => {
-    const run = compose(list, fetchTerminal(stub, false));
+    const run = compose(list, fetchTerminal(stub, false, config.maxResponseBytes));
     return () => {
       const ctx = ctxOf();
       return run(firstAttempt(ctx), ctx);
@@ -342,7 +344,16 @@ async function policyCosts(): Promise<Array<[string, number]>> {
   const session = () => ({ current: () => authorization, authorize: async () => authorization });
   const list: Array<[string, Policy]> = [
     ["log", logPolicy({})],
-    ["retry", retryPolicy({ config, logger: {}, reauthenticate: async () => undefined, writeCheck: () => undefined })],
+    [
+      "retry",
+      retryPolicy({
+        config,
+        logger: {},
+        redactor: new Redactor(),
+        reauthenticate: async () => undefined,
+        writeCheck: () => undefined,
+      }),
+    ],
     ["session (token and partner known)", sessionPolicy(session)],
     [
       "limiter + pacer",

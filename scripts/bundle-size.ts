@@ -19,10 +19,15 @@ export const TARGET_KB = 20;
 /**
  * The budget CI keeps (`npm run size` exits 1 above it): a ratchet just above today's size, so the
  * bundle cannot grow unnoticed while it is over the target. Lower it whenever the size comes down;
- * it becomes TARGET_KB once that is met. Raised 29.5 → 30 by issue 17 (hardening II: linear-time
- * walks, the JSON body guard, terminal-safe text), which added ~0.8 KB.
+ * it becomes TARGET_KB once that is met.
+ *
+ * Raised from 29.5 to 34.5 KB by the hardening issue (+4.8 KB: redaction of every encoding, the
+ * /auth budget and cool-down, RFC 9110 Retry-After, the size limit, request-value and header
+ * checks, the redirect rules). Security was put first; the request-path issue (zod in a lazily
+ * loaded chunk, one pipeline) is where the size comes back down. The tracer option adds 0.6 KB.
+ * Hardening II (issue 17: linear-time walks, the JSON body guard, terminal-safe text) adds 0.5 KB.
  */
-export const BUDGET_KB = 30;
+export const BUDGET_KB = 35;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

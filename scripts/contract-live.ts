@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { operations } from "../generated/operations.ts";
 import { createAudienceClient } from "../src/index.ts";
 import { createOperationMatcher } from "../src/internal/operation-matcher.ts";
-import { type PrismProcess, startPrism } from "./lib/prism.ts";
+import { type PrismProcess, startPrism } from "../src/testing/prism.ts";
 import { sampleCalls } from "./lib/sample-calls.ts";
 
 interface Row {

@@ -8,13 +8,13 @@
 import { parseArgs } from "node:util";
 import { quickstart } from "../examples/quickstart.ts";
 import { terminalSafe } from "../src/internal/terminal-text.ts";
-import { type PrismProcess, startPrism } from "./lib/prism.ts";
+import { type MockApi, startMockApi } from "../src/testing/index.ts";
 
 const { values } = parseArgs({ options: { "base-url": { type: "string" } } });
-let prism: PrismProcess | undefined;
+let mock: MockApi | undefined;
 
 async function stop(code: number): Promise<never> {
-  await prism?.stop();
+  await mock?.close();
   process.exit(code);
 }
 process.on("SIGINT", () => void stop(130));
@@ -34,11 +34,12 @@ async function main(): Promise<void> {
       ...(env.AI_AD_PLATFORM ? { adPlatform: env.AI_AD_PLATFORM } : {}),
     });
   } else {
-    prism = await startPrism();
-    console.log(`Prism mock of generated/openapi.json on ${prism.url}`);
+    // The same mock consumers get from @audience-intelligence/client/testing.
+    mock = await startMockApi();
+    console.log(`Prism mock of generated/openapi.json on ${mock.baseUrl}`);
     await quickstart({
-      baseUrl: prism.url,
-      mediaUrl: prism.url,
+      baseUrl: mock.baseUrl,
+      mediaUrl: mock.mediaUrl,
       credentials: { username: "demo", password: "demo-password" },
     });
   }

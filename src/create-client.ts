@@ -9,12 +9,21 @@ import { ValidationError } from "./errors/validation-error.ts";
 import { jsonBodyIssues } from "./guards/json-body.ts";
 import { pathParamIssues } from "./guards/path-params.ts";
 import { rawPathIssues } from "./guards/raw-path.ts";
+import { headerIssues, queryIssues } from "./guards/request-values.ts";
 import { validateRequest } from "./guards/validate-request.ts";
+import { observedLogger } from "./internal/observed-logger.ts";
 import { createOperationMatcher } from "./internal/operation-matcher.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
 import { Redactor } from "./internal/redact.ts";
 import { CLIENT_DEFAULTS } from "./limits.ts";
-import { type AudienceClientOptions, type ClientConfig, normalizeOptions } from "./options.ts";
+import {
+  type AudienceClientOptions,
+  type ClientConfig,
+  normalizeCredentials,
+  normalizeOptions,
+  normalizeSessionTokens,
+  type SessionTokens,
+} from "./options.ts";
 import { Session } from "./session/session.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
 import { type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
@@ -29,7 +38,7 @@ const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TR
 export interface CallHooks {
   /** Runs after validation, before sending; throw to refuse the call. */
   before?(call: HookedCall): void;
-  /** Runs once the call has a response (whatever its status). */
+  /** Runs once the call has a response (whatever its status); what it throws is logged, never thrown into the call. */
   after?(call: HookedCall, result: { data?: unknown; error?: unknown; response: Response }): void;
 }
 
@@ -78,6 +87,14 @@ export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number]
     /** Calls waiting for a slot. */
     queued: number;
   };
+  /**
+   * New credentials for this client: forgets the session and any sign-in refusal or cool-down the
+   * client remembered (a refused sign-in is not repeated until then); the next call signs in.
+   * Checked like the `credentials` option (a TypeError names the field).
+   */
+  useCredentials(credentials: { username: string; password: string }): void;
+  /** A new session for this client (as the `session` option); forgets any remembered refusal. */
+  useSession(session: SessionTokens): void;
   /** Adds hooks around every call (used by the workflow helpers; available to extensions). */
   addHooks(hooks: CallHooks): void;
   /** The campaign setup of one event (Section 3): one handle per eid, shared by every caller. */
@@ -115,16 +132,18 @@ for (const op of operations) {
 export function createAudienceClient(options: AudienceClientOptions, seams: InternalSeams = {}): AudienceClient {
   const config = normalizeOptions(options);
   const redactor = new Redactor();
+  const logger = observedLogger(config.logger, redactor);
   const match = createOperationMatcher({ main: config.baseUrl, media: config.mediaUrl });
   let session: Session | undefined;
   const transport: Transport = createTransport({
     config,
     redactor,
+    logger,
     match,
     session: () => session as Session,
     ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}),
   });
-  session = new Session({ config, redactor, send: transport });
+  session = new Session({ config, redactor, logger, send: transport });
   const api = createClient<ClientPaths>({
     Request: OutgoingRequest as unknown as typeof Request,
     baseUrl: config.baseUrl.href,
@@ -148,6 +167,16 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
         throw new ValidationError(issues, { method, expected: "a path of the API and a JSON body; nothing was sent" });
     }
     let next = init ?? {};
+    const params = next.params as CallParams | undefined;
+    if (params?.query !== undefined || params?.header !== undefined || next.headers !== undefined) {
+      const valueIssues = [
+        ...queryIssues(params?.query),
+        ...headerIssues(params?.header, "header"),
+        ...headerIssues(next.headers, "headers"),
+      ];
+      if (valueIssues.length)
+        throw new ValidationError(valueIssues, { method, path, expected: "valid input; nothing was sent" });
+    }
     let info: CallInfo | undefined;
     let hooked: HookedCall | undefined;
     if (op) {
@@ -167,7 +196,22 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     if (info?.parseJson && result.response.ok && "data" in result) {
       result.data = info.parsedFrom === result.response ? info.data : await readJson(result.data);
     }
-    if (hooked) for (const h of hooks) h.after?.(hooked, result);
+    // The raw `{ error }` is what callers log: it is redacted like every error the client builds.
+    if (result.error !== undefined) result.error = redactor.value(result.error);
+    if (hooked) {
+      for (const h of hooks) {
+        try {
+          h.after?.(hooked, result);
+        } catch (error) {
+          // An observer never changes the outcome: a completed write stays completed.
+          logger.warn?.("an after-hook threw; the call's result is returned as it is", {
+            method,
+            path,
+            error: error instanceof Error ? error.name : typeof error,
+          });
+        }
+      }
+    }
     return result;
   }
 
@@ -190,6 +234,10 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       const limiter = transport.limiterFor(session?.partnerId);
       return { limit: limiter.limit, active: limiter.active, queued: limiter.queued };
     },
+    useCredentials: (credentials) =>
+      (session as Session).useCredentials(normalizeCredentials(credentials, config.dangerouslyAllowBrowser)),
+    useSession: (tokens) =>
+      (session as Session).useSession(normalizeSessionTokens(tokens, config.dangerouslyAllowBrowser)),
     addHooks: (h) => void hooks.push(h),
     setupProcess(eid) {
       const issues = pathParamIssues({ eid }, ["eid"]);

@@ -23,12 +23,12 @@ export {
   ServerError,
 } from "./errors/api-error.ts";
 export { AudienceError, type ErrorContext, isAudienceError, type RedactedRequest } from "./errors/audience-error.ts";
-export { NetworkError, TimeoutError } from "./errors/network-error.ts";
+export { NetworkError, ResponseTooLargeError, TimeoutError } from "./errors/network-error.ts";
 export { PartnerSelectionError } from "./errors/partner-selection-error.ts";
 export { type SetupState, SetupStateError } from "./errors/setup-state-error.ts";
 export { ValidationError, type ValidationIssue } from "./errors/validation-error.ts";
 export { SPEC } from "./limits.ts";
-export type { AudienceClientOptions, Logger, RetryOptions, SessionTokens } from "./options.ts";
+export type { AudienceClientOptions, Logger, RetryOptions, SessionTokens, TracerLike } from "./options.ts";
 export { memoryTokenStore, type StoredSession, type TokenStore } from "./session/token-store.ts";
 export type { ClientPaths, components, operations, paths } from "./types.ts";
 export { type RawResult, unwrap } from "./unwrap.ts";

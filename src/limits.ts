@@ -53,6 +53,15 @@ export const CLIENT_DEFAULTS = Object.freeze({
    * Section 8.5 names as what bulk reads must not ask for.
    */
   maxPageLimitCeiling: 1000,
+  /**
+   * Largest response body read (option `maxResponseBytes`), after decompression. A page of the
+   * largest size the client asks for (1 000 items) is a few MB; eight calls in flight then hold at
+   * most 64 MiB, which fits an edge runtime's 128 MB. The specification gives no size (Section 8
+   * gaps: upload size limits not shown; response sizes not shown either).
+   */
+  maxResponseBytes: 8 * 1024 * 1024,
+  /** Highest `maxResponseBytes` accepted: far below the largest string a JS engine can hold. */
+  maxResponseBytesCeiling: 256 * 1024 * 1024,
   /** Redirect hops followed at most. */
   maxRedirects: 5,
   /**
@@ -90,8 +99,13 @@ export const CLIENT_DEFAULTS = Object.freeze({
      */
     engageShare: 0.5,
     shareOf: 10,
-    /** Before the first measurement, the paced rate doubles this often (a slow start). */
+    /** Before the first measurement, and above the measured rate after recovery, the pace doubles this often. */
     doublingMs: 1_000,
+    /**
+     * Pacing turns off once no call has waited for its turn and no 429 has come for this long: the
+     * bound on how long a pace outlives the 429s that set it while it delays nobody.
+     */
+    idleOffMs: 2_000,
     /** Slowest pace, calls per second (the AWS SDK's minimum fill rate). */
     minRatePerSecond: 0.5,
     /** Burst the client bucket holds, as time at the paced rate (at least one call). */

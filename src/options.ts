@@ -4,9 +4,10 @@
  */
 
 import { DEFAULT_BENCHMARK_FIELDS, PARTNER_ID_PATTERN } from "./assumptions.ts";
+import { headerValueIssue } from "./guards/header-value.ts";
 import { hasControlCharacter, MAX_ID_LENGTH } from "./guards/path-params.ts";
 import { isBrowserLike, isLoopbackHost } from "./internal/runtime.ts";
-import { terminalSafeLogger } from "./internal/terminal-text.ts";
+import { MAX_TIMER_MS } from "./internal/timers.ts";
 import { CLIENT_DEFAULTS, SPEC } from "./limits.ts";
 import type { TokenStore } from "./session/token-store.ts";
 
@@ -21,6 +22,15 @@ export interface Logger {
   info?(message: string, details?: Record<string, unknown>): void;
   /** Something a caller may want to act on, such as a 429 that lowered concurrency. */
   warn?(message: string, details?: Record<string, unknown>): void;
+}
+
+/**
+ * An OpenTelemetry `Tracer` (`trace.getTracer(name)` from `@opentelemetry/api`). Declared by its
+ * shape so that the package's types need no `@opentelemetry/api`; every `Tracer` fits.
+ */
+export interface TracerLike {
+  /** `Tracer.startSpan(name, options, context)`. */
+  startSpan(name: string, options?: object, context?: object): object;
 }
 
 /** Tokens of an existing session (for example one a service keeps across processes). */
@@ -78,6 +88,13 @@ export interface AudienceClientOptions {
   retry?: RetryOptions;
   /** Per-attempt timeout in ms. @default 30000 */
   timeoutMs?: number;
+  /**
+   * Largest response body read, in bytes, counted after decompression; a larger one fails the call
+   * with `ResponseTooLargeError` (not retried). @default 8 MiB — a page of the largest size the
+   * client asks for (`maxPageLimit` 1000) is a few MB; eight calls in flight then hold at most
+   * 64 MiB, which fits an edge runtime's 128 MB. At most 256 MiB.
+   */
+  maxResponseBytes?: number;
   /** Silent by default. */
   logger?: Logger;
   /** Fills every `{adplatform}` path parameter unless the call gives its own (the literal is not documented). */
@@ -101,6 +118,11 @@ export interface AudienceClientOptions {
    * @default true
    */
   ratePacing?: boolean;
+  /**
+   * OpenTelemetry tracing: a span per call and a child span per attempt (HTTP client semantic
+   * conventions), never holding a secret. @default none — nothing is traced or allocated
+   */
+  tracer?: TracerLike;
 }
 
 /** The complete, frozen configuration `normalizeOptions` makes: every default filled. */
@@ -116,12 +138,15 @@ export interface ClientConfig {
   readonly maxConcurrency: number;
   readonly retry: Readonly<Required<Omit<RetryOptions, "deadlineMs">> & { deadlineMs: number | undefined }>;
   readonly timeoutMs: number;
+  readonly maxResponseBytes: number;
   readonly logger: Logger;
   readonly adPlatform: string | undefined;
   readonly maxPageLimit: number;
   readonly benchmarkFields: readonly string[];
   readonly rateLimitQuietPeriodMs: number;
   readonly ratePacing: boolean;
+  readonly dangerouslyAllowBrowser: boolean;
+  readonly tracer: TracerLike | undefined;
 }
 
 const fail = (option: string, problem: string): never => {
@@ -130,9 +155,25 @@ const fail = (option: string, problem: string): never => {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
-/** `value` if it is an object; otherwise refused as not being `shape`. */
+/**
+ * The caller's own properties of `value`, without a prototype: an option is never read through
+ * the prototype chain, so a polluted `Object.prototype.mediaUrl` or `.partnerId` changes nothing.
+ */
+const own = (value: object): Record<string, unknown> => Object.assign(Object.create(null), value);
+
+/** `value`'s own properties if it is an object; otherwise refused as not being `shape`. */
 const object = (option: string, value: unknown, shape: string): Record<string, unknown> =>
-  isObject(value) ? value : fail(option, `must be ${shape}`);
+  isObject(value) ? own(value) : fail(option, `must be ${shape}`);
+
+/**
+ * A method of a caller's object (a logger, a token store): its own, or its class's, never one
+ * inherited from `Object.prototype` (where only pollution would put it).
+ */
+function method(target: object, name: string): ((...args: never[]) => unknown) | undefined {
+  const fn = (target as Record<string, unknown>)[name];
+  if (typeof fn !== "function" || fn === (Object.prototype as Record<string, unknown>)[name]) return undefined;
+  return fn as (...args: never[]) => unknown;
+}
 
 function url(option: string, value: unknown): URL {
   if (typeof value !== "string" || !value.trim()) return fail(option, "must be a non-empty URL string");
@@ -154,7 +195,7 @@ function url(option: string, value: unknown): URL {
   return parsed;
 }
 
-function positiveInt(option: string, value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+function positiveInt(option: string, value: unknown, fallback: number, max = MAX_TIMER_MS): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1)
     return fail(option, "must be a positive integer");
@@ -162,25 +203,30 @@ function positiveInt(option: string, value: unknown, fallback: number, max = Num
   return value;
 }
 
+/** A duration in ms: finite, ≥ 0, and a wait the runtime's timers can honour (below 2^31 ms). */
 function nonNegative(option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
     return fail(option, "must be a finite number ≥ 0");
+  if (value > MAX_TIMER_MS) fail(option, `must be at most ${MAX_TIMER_MS} ms (2^31 − 1: timers fire at once above it)`);
   return value;
 }
 
+/** A token becomes a header value (`Bearer <token>`): it must be header text without whitespace. */
 function token(option: string, value: unknown, required: boolean): string | undefined {
   if (value === undefined && !required) return undefined;
-  if (typeof value !== "string" || !value.trim() || /[\s]/.test(value))
-    return fail(option, "must be a non-empty string without whitespace");
+  if (typeof value !== "string" || !value.trim() || /[\s]/.test(value) || headerValueIssue(value))
+    return fail(option, "must be a non-empty string of header text (Latin-1, no whitespace or control characters)");
   return value;
 }
 
-/** Section 5.5: the partner id goes into a header; whitespace or CR/LF would split or corrupt it. */
+/** Section 5.5: the partner id goes into a header; it must be header text, one token. */
 function checkPartnerId(option: string, value: unknown): string {
   if (typeof value !== "string" || !value || hasControlCharacter(value) || /\s/.test(value)) {
     return fail(option, "must be a non-empty partner id without whitespace or control characters");
   }
+  const issue = headerValueIssue(value);
+  if (issue) fail(option, `must be header text: it ${issue}`);
   return value;
 }
 
@@ -194,9 +240,10 @@ const statelessCopy = (p: RegExp): RegExp => new RegExp(p.source, p.flags.replac
  * `/` or `\` (which WHATWG URL parsing also reads as `/`), or if it cannot be decoded at all.
  */
 function adPlatformSegment(value: unknown): string {
+  // Capped first: each pass below decodes one level, so nested escapes (%2525…) cost n² without it.
+  if (typeof value === "string" && value.length > MAX_ID_LENGTH)
+    fail("adPlatform", `must be at most ${MAX_ID_LENGTH} characters`);
   let text = token("adPlatform", value, true) as string;
-  // Each pass below decodes one level: bounded, so that nested escapes cost linear time.
-  if (text.length > MAX_ID_LENGTH) fail("adPlatform", `must be at most ${MAX_ID_LENGTH} characters`);
   for (let previous = ""; text !== previous; ) {
     if (text === "." || text === ".." || /[/\\]/.test(text))
       fail(
@@ -220,40 +267,54 @@ function adPlatformSegment(value: unknown): string {
  */
 export const globalFetch = (request: Request): Promise<Response> => globalThis.fetch(request);
 
-export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
-  if (!isObject(options)) throw new TypeError("createAudienceClient: options must be an object");
-  const baseUrl = url("baseUrl", options.baseUrl);
-  const mediaUrl =
-    options.mediaUrl === undefined ? new URL(`${baseUrl.origin}/api/media`) : url("mediaUrl", options.mediaUrl);
-
-  let credentials: ClientConfig["credentials"];
-  if (options.credentials !== undefined) {
-    const { username, password } = object("credentials", options.credentials, "{ username, password }");
-    if (typeof username !== "string" || !username.trim()) fail("credentials.username", "must be a non-empty string");
-    if (typeof password !== "string" || !password) fail("credentials.password", "must be a non-empty string");
-    credentials = Object.freeze({ username: username as string, password: password as string });
-  }
-  let session: ClientConfig["session"];
-  if (options.session !== undefined) {
-    const s = object("session", options.session, "{ accessToken, refreshToken?, idToken? }");
-    const refreshToken = token("session.refreshToken", s.refreshToken, false);
-    const idToken = token("session.idToken", s.idToken, false);
-    session = Object.freeze({
-      accessToken: token("session.accessToken", s.accessToken, true) as string,
-      ...(refreshToken ? { refreshToken } : {}),
-      ...(idToken ? { idToken } : {}),
-    });
-  }
-  if (!credentials && !session && !options.tokenStore)
-    fail("credentials", "or session or tokenStore is required to authenticate");
-  if (isBrowserLike() && !options.dangerouslyAllowBrowser && (credentials || session?.refreshToken)) {
+function serverSideOnly(): void {
+  if (isBrowserLike())
     fail(
       "credentials",
       "(a password or refresh token) is server-side only (Section 5.4); pass dangerouslyAllowBrowser: true to allow it in a browser",
     );
-  }
+}
+
+/**
+ * The `credentials` option (or `client.useCredentials()`'s argument), checked and frozen.
+ * @param allowBrowser `dangerouslyAllowBrowser`: skip the server-side-only rule
+ */
+export function normalizeCredentials(value: unknown, allowBrowser: boolean): ClientConfig["credentials"] & object {
+  const { username, password } = object("credentials", value, "{ username, password }");
+  if (typeof username !== "string" || !username.trim()) fail("credentials.username", "must be a non-empty string");
+  if (typeof password !== "string" || !password) fail("credentials.password", "must be a non-empty string");
+  if (!allowBrowser) serverSideOnly();
+  return Object.freeze({ username: username as string, password: password as string });
+}
+
+/** The `session` option (or `client.useSession()`'s argument), checked and frozen. */
+export function normalizeSessionTokens(value: unknown, allowBrowser: boolean): Readonly<SessionTokens> {
+  const s = object("session", value, "{ accessToken, refreshToken?, idToken? }");
+  const refreshToken = token("session.refreshToken", s.refreshToken, false);
+  const idToken = token("session.idToken", s.idToken, false);
+  if (!allowBrowser && refreshToken) serverSideOnly();
+  return Object.freeze({
+    accessToken: token("session.accessToken", s.accessToken, true) as string,
+    ...(refreshToken ? { refreshToken } : {}),
+    ...(idToken ? { idToken } : {}),
+  });
+}
+
+export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
+  if (!isObject(input)) throw new TypeError("createAudienceClient: options must be an object");
+  const options = own(input) as unknown as AudienceClientOptions;
+  const baseUrl = url("baseUrl", options.baseUrl);
+  const mediaUrl =
+    options.mediaUrl === undefined ? new URL(`${baseUrl.origin}/api/media`) : url("mediaUrl", options.mediaUrl);
+
+  const allowBrowser = options.dangerouslyAllowBrowser === true;
+  const credentials =
+    options.credentials === undefined ? undefined : normalizeCredentials(options.credentials, allowBrowser);
+  const session = options.session === undefined ? undefined : normalizeSessionTokens(options.session, allowBrowser);
+  if (!credentials && !session && !options.tokenStore)
+    fail("credentials", "or session or tokenStore is required to authenticate");
   const tokenStore = options.tokenStore;
-  if (tokenStore !== undefined && (typeof tokenStore?.get !== "function" || typeof tokenStore?.set !== "function")) {
+  if (tokenStore !== undefined && (!isObject(tokenStore) || !method(tokenStore, "get") || !method(tokenStore, "set"))) {
     fail("tokenStore", "must have get() and set() functions");
   }
   const partnerId = options.partnerId === undefined ? undefined : checkPartnerId("partnerId", options.partnerId);
@@ -262,20 +323,28 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
     fail("partnerIdPatterns", "must be an array of RegExp");
   const fetchFn = options.fetch ?? (typeof globalThis.fetch === "function" ? globalFetch : undefined);
   if (typeof fetchFn !== "function") fail("fetch", "must be a function (no global fetch in this runtime)");
-  const retry: RetryOptions = object("retry", options.retry ?? {}, "an object");
+  const retry = object("retry", options.retry ?? {}, "an object") as RetryOptions;
   const rateLimitDelayMs = retry.rateLimitDelayMs ?? [SPEC.rateLimitWaitMinMs, SPEC.rateLimitWaitMaxMs];
   if (
     !Array.isArray(rateLimitDelayMs) ||
     rateLimitDelayMs.length !== 2 ||
-    !rateLimitDelayMs.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0) ||
+    !rateLimitDelayMs.every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0 && n <= MAX_TIMER_MS) ||
     rateLimitDelayMs[0] > rateLimitDelayMs[1]
   ) {
-    fail("retry.rateLimitDelayMs", "must be [min, max] with 0 ≤ min ≤ max");
+    fail("retry.rateLimitDelayMs", `must be [min, max] with 0 ≤ min ≤ max ≤ ${MAX_TIMER_MS}`);
   }
-  const logger: Logger = object("logger", options.logger ?? {}, "an object with debug/info/warn functions");
+  const loggerInput = options.logger ?? {};
+  if (!isObject(loggerInput)) fail("logger", "must be an object with debug/info/warn functions");
+  const logger: Logger = {};
+  for (const level of ["debug", "info", "warn"] as const) {
+    const fn = method(loggerInput, level);
+    if (fn) logger[level] = fn.bind(loggerInput) as Logger[typeof level];
+  }
   const adPlatform = options.adPlatform === undefined ? undefined : adPlatformSegment(options.adPlatform);
   if (options.ratePacing !== undefined && typeof options.ratePacing !== "boolean")
     fail("ratePacing", "must be true or false");
+  if (options.tracer !== undefined && typeof options.tracer?.startSpan !== "function")
+    fail("tracer", "must be an OpenTelemetry Tracer");
   const benchmarkFields = options.benchmarkFields ?? DEFAULT_BENCHMARK_FIELDS;
   if (!Array.isArray(benchmarkFields) || !benchmarkFields.every((f) => typeof f === "string" && f))
     fail("benchmarkFields", "must be an array of non-empty strings");
@@ -300,7 +369,13 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
       deadlineMs: retry.deadlineMs === undefined ? undefined : nonNegative("retry.deadlineMs", retry.deadlineMs, 0),
     }),
     timeoutMs: positiveInt("timeoutMs", options.timeoutMs, CLIENT_DEFAULTS.attemptTimeoutMs),
-    logger: terminalSafeLogger(logger), // log lines embed server strings (request ids, reasons)
+    maxResponseBytes: positiveInt(
+      "maxResponseBytes",
+      options.maxResponseBytes,
+      CLIENT_DEFAULTS.maxResponseBytes,
+      CLIENT_DEFAULTS.maxResponseBytesCeiling,
+    ),
+    logger,
     adPlatform,
     maxPageLimit: positiveInt(
       "maxPageLimit",
@@ -315,5 +390,7 @@ export function normalizeOptions(options: AudienceClientOptions): ClientConfig {
       CLIENT_DEFAULTS.rateLimitQuietPeriodMs,
     ),
     ratePacing: options.ratePacing ?? true,
+    dangerouslyAllowBrowser: allowBrowser,
+    tracer: options.tracer,
   });
 }

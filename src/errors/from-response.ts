@@ -24,7 +24,9 @@ export function errorFromResponse(
   const status = response.status;
   const safeBody = redactor.value(body);
   const code = errorCodeOf(safeBody);
-  const requestId = response.headers.get("x-request-id") ?? record.requestId ?? undefined;
+  // A server may put anything into x-request-id, a token included: it is redacted like the body.
+  const header = response.headers.get("x-request-id");
+  const requestId = header === null ? record.requestId : redactor.text(header);
   const where = `${record.method ?? "?"} ${record.path ?? "?"}`;
   const tail = `${code ? ` (${code})` : ""}${requestId ? ` [request id ${requestId}]` : ""}`;
   const details: ApiErrorDetails = {

@@ -1,11 +1,20 @@
 import { AudienceError } from "./audience-error.ts";
 
-/** No HTTP response: the connection failed, was reset, or a redirect could not be followed. */
+/**
+ * No usable HTTP response: the connection failed or was reset, a redirect could not be followed
+ * (or was refused: credentials never follow one off their origin), or the body could not be read.
+ * `cause` holds the underlying error, redacted.
+ */
 export class NetworkError extends AudienceError {
   override name = "NetworkError";
 }
 
-/** An attempt took longer than `timeoutMs`, or the overall deadline passed. */
+/** An attempt took longer than `timeoutMs`, or the call's deadline (`retry.deadlineMs`) passed. */
 export class TimeoutError extends NetworkError {
   override name = "TimeoutError";
+}
+
+/** The response body was larger than `maxResponseBytes` (after decompression); not retried. */
+export class ResponseTooLargeError extends NetworkError {
+  override name = "ResponseTooLargeError";
 }

@@ -8,6 +8,7 @@
  * percent-encoded, as another id. So is a value longer than {@link MAX_ID_LENGTH}.
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
+import { hasLoneSurrogate } from "./request-values.ts";
 
 /** `.` or `..`, plain or percent-encoded: a segment that would change the URL's path. */
 export const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
@@ -32,6 +33,7 @@ export function idIssues(value: unknown, field: string, freeText = false): Valid
   if (value.trim() === "") return [{ field, message: "must not be empty" }];
   if (DOT_SEGMENT.test(value)) return [{ field, message: "must not be '.' or '..' (it would change the URL's path)" }];
   if (hasControlCharacter(value)) return [{ field, message: "must not contain control characters (CR, LF, …)" }];
+  if (hasLoneSurrogate(value)) return [{ field, message: "must be well-formed text (it has a lone surrogate)" }];
   if (freeText ? value.trim() !== value : /\s/.test(value))
     return [{ field, message: freeText ? "must not start or end with whitespace" : "must not contain whitespace" }];
   if (value.length > MAX_ID_LENGTH) return [{ field, message: `must be at most ${MAX_ID_LENGTH} characters` }];

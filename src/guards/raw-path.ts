@@ -8,12 +8,13 @@
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
 import { DOT_SEGMENT, hasControlCharacter } from "./path-params.ts";
+import { hasLoneSurrogate } from "./request-values.ts";
 
 export function rawPathIssues(path: unknown): ValidationIssue[] {
   if (typeof path !== "string" || !path.startsWith("/"))
     return [{ field: "path", message: "must be a string starting with /" }];
-  if (/\s/.test(path) || hasControlCharacter(path))
-    return [{ field: "path", message: "must not contain whitespace or control characters" }];
+  if (/\s/.test(path) || hasControlCharacter(path) || hasLoneSurrogate(path))
+    return [{ field: "path", message: "must not contain whitespace, control characters or lone surrogates" }];
   if (/[?#]/.test(path))
     return [{ field: "path", message: "must not contain ? or #: pass query parameters in params.query" }];
   if (path.split("/").some((segment) => DOT_SEGMENT.test(segment)))

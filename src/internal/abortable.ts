@@ -1,16 +1,17 @@
+import { onAbort } from "./on-abort.ts";
+
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts (the work goes on for others). */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
+    const stop = onAbort(signal, () => reject(signal.reason));
     promise.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        stop();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        stop();
         reject(error);
       },
     );

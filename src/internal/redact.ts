@@ -1,36 +1,79 @@
 /**
  * Redaction by value: every secret the client holds (tokens, password) is replaced wherever it
- * appears — messages, bodies, URLs, headers — not only under the header names one expects.
+ * appears — messages, bodies, URLs, headers, request ids — in every form it takes in text, not
+ * only under the header names one expects and not only as the raw value.
+ *
+ * A server echoes what it received in its own encoding: JSON escapes `"` and `\` (and Python's
+ * json.dumps writes every non-ASCII character as `\uXXXX`), query strings and forms percent-encode
+ * (either hex case, `+` for a space), HTML pages escape entities, and headers or blobs carry base64
+ * or base64url — of the secret alone, of `username:password` (HTTP Basic), or of a larger text the
+ * secret sits in, at any of base64's three alignments. Each secret is expanded into those forms
+ * once, when it is set, and all forms of all secrets are matched by one regular expression in one
+ * pass (so a mask is never matched again, and a longer form wins over a shorter one).
+ *
+ * Secrets are kept per slot (password, access, refresh, id): setting a slot keeps its previous
+ * value too (a response to a call sent with it may still arrive) and forgets older ones, so a
+ * long-lived client holds a bounded set however many refreshes it makes.
  */
 const MASK = "[REDACTED]";
 const SECRET_HEADERS = new Set(["authorization", "cookie", "set-cookie", "proxy-authorization"]);
+/**
+ * Shortest base64 fragment masked: a secret of one byte leaves nothing at some alignments. Short
+ * passwords give short fragments, which may mask a few characters of unrelated base64 text too:
+ * a secret is never shown, at the cost of some readability for very short passwords.
+ */
+const MIN_FRAGMENT = 2;
+
+export type SecretSlot = "password" | "access" | "refresh" | "id";
 
 export class Redactor {
-  readonly #secrets = new Set<string>();
+  readonly #slots = new Map<SecretSlot, { current: string[]; previous: string[] }>();
+  /** One pattern over every form of every secret; null when there is none, undefined when stale. */
+  #pattern: RegExp | null | undefined = null;
 
-  /** Remembers a secret value; short values are ignored so that redaction cannot shred text. */
-  add(value: string | undefined): void {
-    if (value && value.length >= 4) this.#secrets.add(value);
+  /**
+   * Holds `values` (the secret and, for the password, `username:password`) under `slot`; the
+   * slot's previous values stay redacted one generation longer, older ones are forgotten.
+   */
+  set(slot: SecretSlot, ...values: ReadonlyArray<string | undefined>): void {
+    const forms = values.flatMap((v) => (v ? formsOf(v) : []));
+    const held = this.#slots.get(slot);
+    if (held && sameForms(held.current, forms)) return;
+    this.#slots.set(slot, { current: forms, previous: held?.current ?? [] });
+    this.#pattern = undefined;
+  }
+
+  /** How many forms are held (for tests of the bound). */
+  get size(): number {
+    let n = 0;
+    for (const { current, previous } of this.#slots.values()) n += current.length + previous.length;
+    return n;
   }
 
   text(input: string): string {
-    let out = input;
-    // Longest first, so a secret that contains another is masked whole.
-    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) {
-      if (out.includes(secret)) out = out.split(secret).join(MASK);
-    }
-    return out;
+    const pattern = this.#compiled();
+    return pattern ? input.replace(pattern, MASK) : input;
   }
 
-  /** Deep copy of a JSON-like value with every secret masked. */
+  /** Copy of a JSON-like value with every secret masked, in string values and in keys. */
   value<T>(input: T): T {
     if (input === undefined || input === null) return input;
     if (typeof input === "string") return this.text(input) as T;
     if (typeof input !== "object") return input;
+    if (!this.#compiled()) return input;
     try {
-      return JSON.parse(this.text(JSON.stringify(input))) as T;
+      const text = JSON.stringify(input, (_key, v: unknown) => {
+        if (typeof v === "string") return this.text(v);
+        if (v && typeof v === "object" && !Array.isArray(v)) {
+          const out: Record<string, unknown> = {};
+          for (const [k, x] of Object.entries(v)) out[this.text(k)] = x;
+          return out;
+        }
+        return v;
+      });
+      return (text === undefined ? undefined : JSON.parse(text)) as T;
     } catch {
-      return MASK as T;
+      return MASK as T; // cyclic or too deep to copy: nothing of it is shown
     }
   }
 
@@ -45,4 +88,71 @@ export class Redactor {
     });
     return out;
   }
+
+  #compiled(): RegExp | null {
+    if (this.#pattern !== undefined) return this.#pattern;
+    const all = new Set<string>();
+    for (const { current, previous } of this.#slots.values()) for (const f of [...current, ...previous]) all.add(f);
+    const sorted = [...all].sort((a, b) => b.length - a.length);
+    this.#pattern = sorted.length ? new RegExp(sorted.map(escapeRegExp).join("|"), "g") : null;
+    return this.#pattern;
+  }
+}
+
+const sameForms = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((f, i) => f === b[i]);
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+
+const lowerHex = (s: string): string => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+
+/** Every form `secret` can take in text (see the module comment). */
+function formsOf(secret: string): string[] {
+  const forms = new Set<string>([secret]);
+  // JSON string content, also with `\/` (PHP) and with non-ASCII as \uXXXX in either hex case.
+  const json = JSON.stringify(secret).slice(1, -1);
+  const ascii = json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  for (const f of [json, ascii, ascii.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => `\\u${h.toUpperCase()}`)]) {
+    forms.add(f);
+    forms.add(f.replaceAll("/", "\\/"));
+  }
+  // Percent-encoding: URI components, forms (`+` for a space), either hex case.
+  try {
+    const uri = encodeURIComponent(secret);
+    for (const f of [uri, encodeURI(secret), new URLSearchParams([["", secret]]).toString().slice(1)]) {
+      forms.add(f);
+      forms.add(lowerHex(f));
+    }
+  } catch {
+    // a lone surrogate has no percent-encoding, so it cannot appear percent-encoded either
+  }
+  // HTML entities, named and numeric.
+  const html = secret.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  forms.add(html.replaceAll('"', "&quot;").replaceAll("'", "&#39;"));
+  forms.add(html.replaceAll('"', "&#34;").replaceAll("'", "&#x27;"));
+  // base64 and base64url, of the secret alone and (for long enough secrets) inside larger text.
+  const bytes = new TextEncoder().encode(secret);
+  for (const f of base64Forms(bytes)) forms.add(f);
+  forms.delete("");
+  return [...forms];
+}
+
+function base64Forms(bytes: Uint8Array): string[] {
+  const whole = toBase64(bytes);
+  const out = [whole, whole.replace(/={1,2}$/, "")]; // base64 pads with at most two; bounded, so linear
+  // With k bytes before it, the characters that depend on the secret's bytes alone run from
+  // ceil(8k/6) to floor(8(k+n)/6): those are the same whatever surrounds it.
+  for (let k = 0; k < 3; k++) {
+    const shifted = new Uint8Array(k + bytes.length);
+    shifted.set(bytes, k);
+    const fragment = toBase64(shifted).slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + bytes.length)) / 6));
+    if (fragment.length >= MIN_FRAGMENT) out.push(fragment);
+  }
+  return out.flatMap((f) => [f, f.replaceAll("+", "-").replaceAll("/", "_")]);
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
 }

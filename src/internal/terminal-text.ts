@@ -19,33 +19,3 @@ const unicodeEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).
 export function terminalSafe(text: string): string {
   return text.replace(UNSAFE, unicodeEscape);
 }
-
-type LogFunction = (message: string, details?: Record<string, unknown>) => void;
-interface LoggerLike {
-  debug?: LogFunction | undefined;
-  info?: LogFunction | undefined;
-  warn?: LogFunction | undefined;
-}
-
-/**
- * The caller's logger, with the message and every string among the details passed through
- * {@link terminalSafe}. Only the levels the caller's logger has are present, so `logger.debug`
- * stays a test for "debug logging is on". Methods are called on the caller's object (`this`).
- */
-export function terminalSafeLogger<L extends LoggerLike>(logger: L): L {
-  const safe: LoggerLike = {};
-  for (const level of ["debug", "info", "warn"] as const) {
-    const log = logger[level];
-    if (typeof log === "function")
-      safe[level] = (message, details) =>
-        log.call(
-          logger,
-          terminalSafe(message),
-          details &&
-            Object.fromEntries(
-              Object.entries(details).map(([k, v]) => [terminalSafe(k), typeof v === "string" ? terminalSafe(v) : v]),
-            ),
-        );
-  }
-  return safe as L;
-}

@@ -2,14 +2,40 @@
  * The authenticated session (Section 5): lazy single-flight sign-in, cached tokens, proactive and
  * single-flight refresh, the partner choice. Every token and the password are handed to the
  * redactor the moment they are known.
+ *
+ * `/auth/*` has the tightest budget (Section 8.5), so the session spends it carefully:
+ *
+ * - A refusal is remembered. A sign-in answered 400/401/403, or 200 without an AccessToken (an MFA
+ *   challenge), and a refresh token refused with no credentials to fall back on, make every later
+ *   call fail at once with the same typed error, saying why, until the caller supplies new
+ *   credentials or a new session (`useCredentials`, `useSession`). A refused refresh token is
+ *   never sent again.
+ * - Transient failures share one cool-down. A sign-in or refresh failing with 429, 5xx or a network
+ *   error (after its own retries) starts a cool-down — its Retry-After, else Section 8.3's wait —
+ *   during which later calls fail at once with that error instead of spending five more attempts
+ *   each; a refresh in cool-down leaves calls on the current token while it is valid.
+ * - At most one refresh per call: the refresh margin is 60 s, or half the token's lifetime when that
+ *   is shorter, and a token received after a call began serves that call whatever its margin.
+ *
+ * The token store is a cache, never a single point of failure (Section 5.8): a `get` that throws,
+ * hangs past `timeoutMs` or returns something unusable is reported through the logger and treated
+ * as absent; `set` runs in the background, and its failure is reported, not thrown into a call.
  */
 import { TOKEN_FIELDS } from "../assumptions.ts";
-import { AuthenticationError } from "../errors/api-error.ts";
+import { type ApiError, AuthenticationError, RateLimitError, ServerError } from "../errors/api-error.ts";
+import type { AudienceError } from "../errors/audience-error.ts";
 import { errorFromResponse } from "../errors/from-response.ts";
+import { NetworkError } from "../errors/network-error.ts";
+import { PartnerSelectionError } from "../errors/partner-selection-error.ts";
+import { repeated } from "../errors/repeated.ts";
+import { headerValueIssue } from "../guards/header-value.ts";
+import { monotonicNow } from "../internal/clock.ts";
 import { jwtExpiryMs } from "../internal/jwt.ts";
 import type { Redactor } from "../internal/redact.ts";
+import { withTimeout } from "../internal/with-timeout.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
-import type { ClientConfig } from "../options.ts";
+import type { ClientConfig, Logger, SessionTokens } from "../options.ts";
+import { backoffDelayMs, rateLimitDelayMs } from "../transport/backoff.ts";
 import { OutgoingRequest } from "../transport/outgoing.ts";
 import { partnerFromIdToken } from "./partner.ts";
 import type { StoredSession } from "./token-store.ts";
@@ -17,9 +43,15 @@ import type { StoredSession } from "./token-store.ts";
 export interface SessionDeps {
   readonly config: ClientConfig;
   readonly redactor: Redactor;
+  /** The caller's logger, redacted and unable to throw. */
+  readonly logger: Logger;
   /** The client's transport: sign-in and refresh get the same retries and limits as any call. */
   readonly send: (request: OutgoingRequest) => Promise<Response>;
+  /** Wall clock (token expiry). */
   readonly now?: () => number;
+  /** Monotonic clock (cool-downs). */
+  readonly monotonic?: () => number;
+  readonly random?: () => number;
 }
 
 export interface Authorization {
@@ -27,25 +59,44 @@ export interface Authorization {
   readonly partnerId: string;
 }
 
+type Credentials = Readonly<{ username: string; password: string }>;
+
+/** Sign-in and refresh statuses that say the credential itself was refused (Section 7: a failing refresh is a 400). */
+const REFUSED = new Set([400, 401, 403]);
+
 export class Session {
   readonly #deps: SessionDeps;
   readonly #now: () => number;
+  readonly #monotonic: () => number;
+  readonly #random: () => number;
+  #credentials: Credentials | undefined;
+  #initial: Readonly<SessionTokens> | undefined;
   #tokens: StoredSession | undefined;
-  /** When the access token is due for refresh (its expiry less the skew); decoded once per token. */
+  /** When the current tokens arrived (monotonic), their access token's expiry and when it is due for refresh (wall). */
+  #tokenAt = 0;
+  #expiry: number | undefined;
   #renewAt = Number.POSITIVE_INFINITY;
   /** The last authorization handed out, reused while its token is current. */
   #current: Authorization | undefined;
   #partnerId: string | undefined;
   #establishing: Promise<void> | undefined;
   #renewing: Promise<void> | undefined;
+  /** A refused credential: later calls fail at once with it until new credentials or a new session. */
+  #refusal: AudienceError | undefined;
+  /** A transient sign-in or refresh failure: until `until` (monotonic), nothing is sent to /auth*. */
+  #coolDown: { until: number; error: AudienceError; failures: number } | undefined;
+  #storeWrites: Promise<void> = Promise.resolve();
   /** Counters for tests and diagnostics. */
   readonly stats = { signIns: 0, refreshes: 0 };
 
   constructor(deps: SessionDeps) {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
-    deps.redactor.add(deps.config.credentials?.password);
-    this.#remember(deps.config.session);
+    this.#monotonic = deps.monotonic ?? monotonicNow;
+    this.#random = deps.random ?? Math.random;
+    this.#setCredentials(deps.config.credentials);
+    this.#initial = deps.config.session;
+    if (deps.config.session) this.#remember({ ...deps.config.session }, false);
   }
 
   /** Partner id, once known (after the first authenticated call, or when configured). */
@@ -53,15 +104,20 @@ export class Session {
     return this.#deps.config.partnerId ?? this.#partnerId;
   }
 
-  /** The current token and partner, without waiting, when no sign-in or refresh is due. */
-  current(): Authorization | undefined {
+  /**
+   * The current token and partner, without waiting, when no sign-in or refresh is due.
+   * @param since when the asking call began: a token received since then serves it regardless of its margin
+   */
+  current(since?: number): Authorization | undefined {
     const current = this.#current;
-    if (!current || this.#renewing || current.accessToken !== this.#tokens?.accessToken) return undefined;
-    return this.#now() < this.#renewAt ? current : undefined;
+    if (!current || this.#renewing || this.#refusal || current.accessToken !== this.#tokens?.accessToken)
+      return undefined;
+    return this.#now() < this.#renewAt || this.#freshFor(since) ? current : undefined;
   }
 
   /** A current access token and the partner, signing in or refreshing first when needed. */
-  async authorize(): Promise<Authorization> {
+  async authorize(since?: number): Promise<Authorization> {
+    if (this.#refusal) throw this.#refused();
     if (!this.#tokens) {
       this.#establishing ??= this.#establish().finally(() => {
         this.#establishing = undefined;
@@ -71,11 +127,11 @@ export class Session {
     // A refresh under way (after a 401) is about to replace the token: wait for it, do not send
     // the old one. Its failure is reported to the call that started it.
     if (this.#renewing) await this.#renewing.catch(() => undefined);
-    if (this.#now() >= this.#renewAt) await this.#renew();
+    if (this.#now() >= this.#renewAt && !this.#freshFor(since)) await this.#renew();
+    if (this.#refusal) throw this.#refused();
     const tokens = this.#tokens;
     if (!tokens) throw new AuthenticationError("No session: sign-in did not produce an access token", { status: 0 });
-    this.#partnerId ??=
-      this.#deps.config.partnerId ?? partnerFromIdToken(tokens.idToken, this.#deps.config.partnerIdPatterns);
+    this.#partnerId ??= this.#deps.config.partnerId ?? this.#partnerFrom(tokens.idToken);
     if (this.#current?.accessToken !== tokens.accessToken)
       this.#current = { accessToken: tokens.accessToken, partnerId: this.#partnerId };
     return this.#current;
@@ -84,24 +140,89 @@ export class Session {
   /** After a 401 with `usedToken`: refresh once, shared by every call that saw the same token. */
   async reauthenticate(usedToken: string): Promise<void> {
     if (this.#tokens && this.#tokens.accessToken !== usedToken) return; // another call already renewed it
+    // The server refused the token: whatever its `exp` says, it is not valid any more.
+    if (this.#tokens) {
+      this.#expiry = Math.min(this.#expiry ?? Number.POSITIVE_INFINITY, this.#now());
+      this.#renewAt = Math.min(this.#renewAt, this.#expiry);
+    }
     await this.#renew();
   }
 
-  #remember(tokens: StoredSession | undefined): void {
-    if (!tokens) return;
+  /** New credentials: forgets the session, any remembered refusal and cool-down; the next call signs in. */
+  useCredentials(credentials: Credentials): void {
+    this.#setCredentials(credentials);
+    this.#initial = undefined;
+    this.#restart();
+  }
+
+  /** A new session: replaces the tokens, forgets any remembered refusal and cool-down. */
+  useSession(tokens: Readonly<SessionTokens>): void {
+    this.#initial = tokens;
+    this.#restart();
+    this.#remember({ ...tokens }, false);
+  }
+
+  #restart(): void {
+    this.#refusal = undefined;
+    this.#coolDown = undefined;
+    this.#tokens = undefined;
+    this.#current = undefined;
+    this.#partnerId = undefined;
+    this.#renewAt = Number.POSITIVE_INFINITY;
+  }
+
+  #setCredentials(credentials: Credentials | undefined): void {
+    this.#credentials = credentials;
+    // HTTP Basic's base64(username:password) is a form of the password too.
+    this.#deps.redactor.set(
+      "password",
+      credentials?.password,
+      credentials ? `${credentials.username}:${credentials.password}` : undefined,
+    );
+  }
+
+  /** @param received the tokens came from a sign-in or refresh just now (not an option or the store) */
+  #remember(tokens: StoredSession, received: boolean): void {
     const { redactor } = this.#deps;
-    redactor.add(tokens.accessToken);
-    redactor.add(tokens.refreshToken);
-    redactor.add(tokens.idToken);
+    redactor.set("access", tokens.accessToken);
+    redactor.set("refresh", tokens.refreshToken);
+    redactor.set("id", tokens.idToken);
     this.#tokens = tokens;
-    const expiry = jwtExpiryMs(tokens.accessToken);
-    this.#renewAt = expiry === undefined ? Number.POSITIVE_INFINITY : expiry - CLIENT_DEFAULTS.tokenRefreshSkewMs;
+    const now = this.#now();
+    this.#tokenAt = received ? this.#monotonic() : Number.NEGATIVE_INFINITY;
+    this.#expiry = jwtExpiryMs(tokens.accessToken);
+    // Refresh 60 s before expiry, or at half the lifetime for a token that lives less than 2 minutes.
+    const margin =
+      this.#expiry === undefined
+        ? 0
+        : Math.min(CLIENT_DEFAULTS.tokenRefreshSkewMs, Math.max(0, this.#expiry - now) / 2);
+    this.#renewAt = this.#expiry === undefined ? Number.POSITIVE_INFINITY : this.#expiry - margin;
+  }
+
+  /**
+   * The server minted the token since the call began: it serves that call whatever its margin or
+   * `exp` say (one refresh per call at most; a token that looks expired on arrival is a clock
+   * matter, and the server that just issued it is the judge).
+   */
+  #freshFor(since: number | undefined): boolean {
+    return since !== undefined && this.#tokenAt >= since;
+  }
+
+  /** The access token has not expired (or its expiry is unknown): calls may keep using it. */
+  #stillValid(): boolean {
+    return this.#expiry === undefined || this.#now() < this.#expiry;
+  }
+
+  /** Calls keep the current token until it expires, or until a cool-down ends, whichever is first. */
+  #postpone(): void {
+    const coolDownLeft = this.#coolDown ? this.#coolDown.until - this.#monotonic() : Number.POSITIVE_INFINITY;
+    this.#renewAt = Math.min(this.#expiry ?? Number.POSITIVE_INFINITY, this.#now() + Math.max(0, coolDownLeft));
   }
 
   async #establish(): Promise<void> {
-    const stored = await this.#deps.config.tokenStore?.get();
-    if (stored?.accessToken) return this.#remember({ ...stored });
-    if (this.#deps.config.session) return this.#remember({ ...this.#deps.config.session });
+    const stored = await this.#readStore();
+    if (stored) return this.#remember(stored, false);
+    if (this.#initial) return this.#remember({ ...this.#initial }, false);
     await this.#signIn();
   }
 
@@ -115,57 +236,94 @@ export class Session {
   async #renewNow(): Promise<void> {
     const refreshToken = this.#tokens?.refreshToken;
     if (refreshToken) {
-      const response = await this.#post("/auth/refresh_token", { token: refreshToken });
-      if (response.ok) {
-        const body = await this.#json(response);
+      const cooling = this.#coolingDown();
+      if (cooling) {
+        if (this.#stillValid()) return this.#postpone();
+        throw cooling;
+      }
+      const response = await this.#send("/auth/refresh_token", { token: refreshToken }, true);
+      if (!response) return this.#postpone(); // a transient failure; the token is still valid
+      const body = await this.#json(response);
+      const access = response.ok ? this.#access(response, body) : undefined;
+      if (access) {
         const next = {
-          accessToken: this.#field(body, TOKEN_FIELDS.access),
+          accessToken: access,
           // Section 5.4: the refresh token does not rotate; keep it when the response omits it.
-          refreshToken: this.#field(body, TOKEN_FIELDS.refresh) ?? refreshToken,
-          idToken: this.#field(body, TOKEN_FIELDS.id) ?? this.#tokens?.idToken,
+          refreshToken: this.#field(body, TOKEN_FIELDS.refresh, "refresh") ?? refreshToken,
+          idToken: this.#field(body, TOKEN_FIELDS.id, "id") ?? this.#tokens?.idToken,
         };
-        if (!next.accessToken) throw this.#authError(response, "the refresh response carried no AccessToken");
         this.stats.refreshes += 1;
+        this.#coolDown = undefined;
         return this.#store(next as StoredSession);
       }
-      // Section 7: a failing refresh is a 400; sign in again when we can.
-      if (response.status !== 400 || !this.#deps.config.credentials) {
-        throw response.status === 400
-          ? this.#authError(response, "the refresh token was refused (HTTP 400) and no credentials were given")
-          : errorFromResponse(response, await this.#json(response), this.#deps.redactor);
+      if (!response.ok && !REFUSED.has(response.status)) {
+        const error = errorFromResponse(response, body, this.#deps.redactor);
+        this.#startCoolDown(error);
+        if (this.#stillValid()) return this.#postpone();
+        throw error;
       }
-    } else if (!this.#deps.config.credentials) {
-      const expiry = jwtExpiryMs(this.#tokens?.accessToken ?? "");
-      if (expiry !== undefined && expiry <= this.#now()) {
+      // Refused (or answered without a usable token): this refresh token is never sent again.
+      const { refreshToken: _refused, ...rest } = this.#tokens as StoredSession;
+      this.#tokens = rest;
+      if (!this.#credentials) {
+        const error = this.#authError(
+          response,
+          response.ok
+            ? "the refresh response carried no usable AccessToken and no credentials were given"
+            : `the refresh token was refused (HTTP ${response.status}) and no credentials were given`,
+          body,
+        );
+        if (this.#stillValid()) {
+          this.#postpone();
+          return;
+        }
+        throw this.#refuse(error);
+      }
+    } else if (!this.#credentials) {
+      if (!this.#stillValid()) {
         throw new AuthenticationError(
           "The access token has expired and there is no refresh token or credentials to renew it",
           { status: 0, expected: "a valid session" },
         );
       }
-      return; // not expired yet and nothing to renew it with: use it until the server says otherwise
+      return this.#postpone(); // nothing to renew it with: use it until it expires
     }
     await this.#signIn();
   }
 
   async #signIn(): Promise<void> {
-    const credentials = this.#deps.config.credentials;
+    const credentials = this.#credentials;
     if (!credentials)
       throw new AuthenticationError("No session and no credentials: pass credentials, session or tokenStore", {
         status: 0,
         expected: "a session",
       });
-    const response = await this.#post("/auth", { username: credentials.username, password: credentials.password });
+    const cooling = this.#coolingDown();
+    if (cooling) throw cooling;
+    const response = await this.#send("/auth", { username: credentials.username, password: credentials.password });
+    if (!response) throw this.#coolDown?.error; // #send started the cool-down
     const body = await this.#json(response);
     if (!response.ok) {
-      throw response.status === 400 || response.status === 401
-        ? this.#authError(response, `sign-in refused (HTTP ${response.status})`, body)
-        : errorFromResponse(response, body, this.#deps.redactor);
+      if (REFUSED.has(response.status))
+        throw this.#refuse(this.#authError(response, `sign-in refused (HTTP ${response.status})`, body));
+      const error = errorFromResponse(response, body, this.#deps.redactor);
+      this.#startCoolDown(error);
+      throw error;
     }
-    const access = this.#field(body, TOKEN_FIELDS.access);
-    if (!access) throw this.#authError(response, "the sign-in response carried no AccessToken");
+    const access = this.#access(response, body);
+    const refresh = this.#field(body, TOKEN_FIELDS.refresh, "refresh");
+    const id = this.#field(body, TOKEN_FIELDS.id, "id");
+    if (!access) {
+      throw this.#refuse(
+        this.#authError(
+          response,
+          "the sign-in returned no tokens (HTTP 200 without an AccessToken: an MFA challenge or another step the client cannot complete)",
+          body,
+        ),
+      );
+    }
     this.stats.signIns += 1;
-    const refresh = this.#field(body, TOKEN_FIELDS.refresh);
-    const id = this.#field(body, TOKEN_FIELDS.id);
+    this.#coolDown = undefined;
     await this.#store({
       accessToken: access,
       ...(refresh ? { refreshToken: refresh } : {}),
@@ -173,20 +331,114 @@ export class Session {
     });
   }
 
-  async #store(tokens: StoredSession): Promise<void> {
-    this.#remember(tokens);
-    await this.#deps.config.tokenStore?.set({ ...tokens });
+  /**
+   * POSTs to the /auth family. A transient failure that ended without a response (network,
+   * timeout) starts the cool-down and resolves undefined when `tolerant`; else it is thrown.
+   */
+  async #send(path: string, body: unknown, tolerant = false): Promise<Response | undefined> {
+    const url = `${this.#deps.config.baseUrl.href.replace(/\/$/, "")}${path}`;
+    try {
+      return await this.#deps.send(
+        new OutgoingRequest(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(body),
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof NetworkError)) throw error;
+      this.#startCoolDown(error);
+      if (tolerant && this.#stillValid()) return undefined;
+      throw error;
+    }
   }
 
-  #post(path: string, body: unknown): Promise<Response> {
-    const url = `${this.#deps.config.baseUrl.href.replace(/\/$/, "")}${path}`;
-    return this.#deps.send(
-      new OutgoingRequest(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify(body),
-      }),
+  #coolingDown(): AudienceError | undefined {
+    const coolDown = this.#coolDown;
+    if (!coolDown || this.#monotonic() >= coolDown.until) return undefined;
+    const seconds = Math.ceil((coolDown.until - this.#monotonic()) / 1000);
+    return repeated(
+      coolDown.error,
+      `Not sent: the last sign-in or refresh failed, and /auth is not tried again for ${seconds} s (Section 8.5: its budget is the tightest)`,
     );
+  }
+
+  /** Section 8.3: the server's Retry-After, else 5–10 s after a 429, else exponential backoff. */
+  #startCoolDown(error: AudienceError): void {
+    if (!(error instanceof RateLimitError || error instanceof ServerError || error instanceof NetworkError)) return;
+    const { retry } = this.#deps.config;
+    const failures = (this.#coolDown?.failures ?? 0) + 1;
+    const wait =
+      error instanceof RateLimitError
+        ? (error.retryAfterMs ?? rateLimitDelayMs(retry, this.#random()))
+        : backoffDelayMs(failures, retry, this.#random());
+    this.#coolDown = { until: this.#monotonic() + wait, error, failures };
+  }
+
+  #refuse(error: AudienceError): AudienceError {
+    this.#refusal = error;
+    return error;
+  }
+
+  #refused(): AudienceError {
+    return repeated(
+      this.#refusal as AudienceError,
+      "Not sent: the API refused this client's credentials earlier; pass new ones with client.useCredentials() or client.useSession()",
+    );
+  }
+
+  #partnerFrom(idToken: string | undefined): string {
+    const partner = partnerFromIdToken(idToken, this.#deps.config.partnerIdPatterns);
+    const issue = headerValueIssue(partner);
+    if (issue) {
+      throw new PartnerSelectionError(
+        `The partner id in the IdToken's groups claim cannot be sent as X-Preferred-Partner-Id: it ${issue}; pass partnerId`,
+        [],
+      );
+    }
+    return partner;
+  }
+
+  async #store(tokens: StoredSession): Promise<void> {
+    this.#remember(tokens, true);
+    const store = this.#deps.config.tokenStore;
+    if (!store) return;
+    // In the background and in order: a slow or failing store never holds or fails a call.
+    this.#storeWrites = this.#storeWrites.then(() =>
+      withTimeout(() => store.set({ ...tokens }), this.#deps.config.timeoutMs, "tokenStore.set()").catch(
+        (error: unknown) => this.#warnStore("tokenStore.set() failed; the session is kept in memory only", error),
+      ),
+    );
+  }
+
+  async #readStore(): Promise<StoredSession | undefined> {
+    const store = this.#deps.config.tokenStore;
+    if (!store) return undefined;
+    let value: unknown;
+    try {
+      value = await withTimeout(() => store.get(), this.#deps.config.timeoutMs, "tokenStore.get()");
+    } catch (error) {
+      this.#warnStore("tokenStore.get() failed; signing in instead", error);
+      return undefined;
+    }
+    if (value === undefined || value === null) return undefined;
+    const problem = storedSessionIssue(value);
+    if (problem) {
+      this.#warnStore(`tokenStore.get() returned an unusable session (${problem}); signing in instead`);
+      return undefined;
+    }
+    const v = value as StoredSession;
+    return {
+      accessToken: v.accessToken,
+      ...(v.refreshToken ? { refreshToken: v.refreshToken } : {}),
+      ...(v.idToken ? { idToken: v.idToken } : {}),
+    };
+  }
+
+  /** Reports a token store failure by its kind only: its message may quote a token. */
+  #warnStore(message: string, error?: unknown): void {
+    const kind = error instanceof Error ? error.name : error === undefined ? undefined : typeof error;
+    this.#deps.logger.warn?.(message, kind ? { error: kind } : undefined);
   }
 
   async #json(response: Response): Promise<unknown> {
@@ -198,30 +450,45 @@ export class Session {
     }
   }
 
-  #field(body: unknown, name: string): string | undefined {
+  /** A token field of a sign-in or refresh body, redacted from here on. */
+  #field(body: unknown, name: string, slot: "access" | "refresh" | "id"): string | undefined {
     const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[name] : undefined;
     if (typeof value !== "string" || !value) return undefined;
-    this.#deps.redactor.add(value);
+    this.#deps.redactor.set(slot, value);
+    return value;
+  }
+
+  /**
+   * The AccessToken of a sign-in or refresh body. It becomes the `Authorization` header of every
+   * call, so a token that is not header text (CR, LF, NUL, non-Latin-1) is refused here, with an
+   * error that does not quote it, instead of failing every call with a raw TypeError that does.
+   */
+  #access(response: Response, body: unknown): string | undefined {
+    const value = this.#field(body, TOKEN_FIELDS.access, "access");
+    if (value === undefined) return undefined;
+    const issue = /\s/.test(value) ? "has whitespace" : headerValueIssue(value);
+    if (issue)
+      throw this.#refuse(this.#authError(response, `the AccessToken received is not header text: it ${issue}`, body));
     return value;
   }
 
   #authError(response: Response, why: string, body?: unknown): AuthenticationError {
-    const error = errorFromResponse(response, body, this.#deps.redactor);
+    const error: ApiError = errorFromResponse(response, body, this.#deps.redactor);
     return new AuthenticationError(
       `Authentication failed: ${why}${error.requestId ? ` [request id ${error.requestId}]` : ""}`,
-      {
-        status: response.status,
-        code: error.code,
-        body: error.body,
-        headers: error.headers,
-        requestId: error.requestId,
-        method: error.method,
-        path: error.path,
-        environment: error.environment,
-        request: error.request,
-        attempts: error.attempts,
-        expected: "a session",
-      },
+      { ...error, status: response.status, expected: "a session" },
     );
   }
+}
+
+/** What makes a stored session unusable, without quoting it; undefined when it is usable. */
+function storedSessionIssue(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return "not an object";
+  const v = value as Record<string, unknown>;
+  if (typeof v.accessToken !== "string" || !v.accessToken) return "no accessToken string";
+  if (/\s/.test(v.accessToken) || headerValueIssue(v.accessToken)) return "accessToken is not header text";
+  for (const key of ["refreshToken", "idToken"]) {
+    if (v[key] !== undefined && typeof v[key] !== "string") return `${key} is not a string`;
+  }
+  return undefined;
 }

@@ -16,10 +16,13 @@ export const PARTNER_HEADER = "X-Preferred-Partner-Id";
 
 /** What the policies need of the session. */
 export interface Authorizer {
-  /** The current token and partner when nothing is due (no sign-in, no refresh); else undefined. */
-  current(): Authorization | undefined;
+  /**
+   * The current token and partner when nothing is due (no sign-in, no refresh); else undefined.
+   * `since` is when the call began (monotonic): a token received since serves it (one refresh per call at most).
+   */
+  current(since?: number): Authorization | undefined;
   /** Signs in or refreshes first when needed; shared by every call waiting for it. */
-  authorize(): Promise<Authorization>;
+  authorize(since?: number): Promise<Authorization>;
 }
 
 // Both policies take the token without a promise when the session has a current one; only a
@@ -28,7 +31,7 @@ export interface Authorizer {
 export function sessionPolicy(session: () => Authorizer): Policy {
   return (attempt, ctx, next) => {
     if (!ctx.authenticated) return next(attempt, ctx);
-    const current = session().current();
+    const current = session().current(ctx.startedAt);
     if (current) {
       ctx.partnerId = current.partnerId;
       return next(attempt, ctx);
@@ -50,7 +53,7 @@ export function credentialsPolicy(session: () => Authorizer): Policy {
       }
       return next(attempt, ctx);
     }
-    const current = session().current();
+    const current = session().current(ctx.startedAt);
     if (current) return next(stamp(attempt, ctx, current), ctx);
     return waitFor(session, ctx).then((auth) => next(stamp(attempt, ctx, auth), ctx));
   };
@@ -58,7 +61,9 @@ export function credentialsPolicy(session: () => Authorizer): Policy {
 
 /** A shared sign-in or refresh goes on for the other calls; this caller may stop waiting. */
 function waitFor(session: () => Authorizer, ctx: CallContext): Promise<Authorization> {
-  const pending = session().authorize();
+  // An aborted call starts nothing, not even the shared sign-in.
+  if (ctx.signal?.aborted) return Promise.reject(ctx.signal.reason);
+  const pending = session().authorize(ctx.startedAt);
   return ctx.signal ? abortable(pending, ctx.signal) : pending;
 }
 

@@ -17,13 +17,3 @@ export function rateLimitDelayMs(retry: ClientConfig["retry"], random: number): 
   const [min, max] = retry.rateLimitDelayMs;
   return min + random * (max - min);
 }
-
-/** Retry-After as seconds or an HTTP-date, in ms from `now`; undefined when absent or garbage. */
-export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
-  if (!/[a-z]/i.test(text)) return undefined; // "-5", "", "1e3": not a date either
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}

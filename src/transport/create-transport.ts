@@ -5,12 +5,15 @@
  */
 import type { OperationInfo } from "../../generated/operations.ts";
 import { attachRecord, type CallRecord } from "../internal/call-record.ts";
+import { callSignal } from "../internal/call-signal.ts";
+import { monotonicNow } from "../internal/clock.ts";
 import type { OperationMatcher } from "../internal/operation-matcher.ts";
 import type { Redactor } from "../internal/redact.ts";
 import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
-import { type ClientConfig, globalFetch } from "../options.ts";
+import { type ClientConfig, globalFetch, type Logger } from "../options.ts";
 import type { Session } from "../session/session.ts";
 import { credentialsPolicy, PARTNER_HEADER, sessionPolicy } from "./auth-policy.ts";
+import { AttemptFailure } from "./failure.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
 import { ConcurrencyLimiter } from "./limiter.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
@@ -21,11 +24,14 @@ import { type CallContext, compose, firstAttempt, type Policy } from "./policy.t
 import { redirectPolicy } from "./redirect-policy.ts";
 import { type RetryDeps, retryPolicy } from "./retry-policy.ts";
 import { timeoutPolicy } from "./timeout-policy.ts";
+import { traceAttemptPolicy, traceCallPolicy } from "./trace-policy.ts";
 import { writeChecks } from "./write-checks.ts";
 
 export interface TransportDeps {
   readonly config: ClientConfig;
   readonly redactor: Redactor;
+  /** The caller's logger, redacted and unable to throw (internal/observed-logger.ts). */
+  readonly logger: Logger;
   readonly match: OperationMatcher;
   readonly session: () => Session;
   /** Test seams: randomness, clock and sleep of the retry policy. */
@@ -40,9 +46,11 @@ export interface Transport {
 }
 
 const UNAUTHENTICATED = /^\/(auth(\/.*)?|status\/)$/;
+/** The /auth family: sign-in and refresh carry the password or the refresh token in their body. */
+const CARRIES_SECRET = /^\/auth(\/|$)/;
 
 export function createTransport(deps: TransportDeps): Transport {
-  const { config, redactor } = deps;
+  const { config, redactor, logger } = deps;
   const limiters = new Map<string, ConcurrencyLimiter>();
   const limiterFor = (partnerId: string | undefined): ConcurrencyLimiter => {
     const key = partnerId ?? "";
@@ -72,12 +80,14 @@ export function createTransport(deps: TransportDeps): Transport {
   const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
 
   const authorizer = (): Session => deps.session();
-  const logging = config.logger.debug || config.logger.warn;
+  const logging = logger.debug || logger.warn;
   const policies: Policy[] = [
-    ...(logging ? [logPolicy(config.logger)] : []),
+    ...(logging ? [logPolicy(logger)] : []),
+    ...(config.tracer ? [traceCallPolicy({ tracer: config.tracer, redactor })] : []),
     retryPolicy({
       config,
-      logger: config.logger,
+      logger,
+      redactor,
       reauthenticate: (token) => deps.session().reauthenticate(token),
       writeCheck: writeChecks((request) => transport(request)),
       ...deps.retryHooks,
@@ -85,32 +95,44 @@ export function createTransport(deps: TransportDeps): Transport {
     sessionPolicy(authorizer),
     limiterPolicy(limiterFor, pacerFor),
     credentialsPolicy(authorizer),
+    ...(config.tracer ? [traceAttemptPolicy({ tracer: config.tracer, redactor })] : []),
     timeoutPolicy(config.timeoutMs),
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
   ];
-  const run = compose(policies, fetchTerminal(config.fetch, config.fetch === globalFetch));
+  const run = compose(policies, fetchTerminal(config.fetch, config.fetch === globalFetch, config.maxResponseBytes));
   // A typed call names its operation; it is trusted when the URL is under that operation's base.
   const prefixes = { main: `${trimSlash(config.baseUrl.href)}/`, media: `${trimSlash(config.mediaUrl.href)}/` };
 
   const transport = async (input: Request | OutgoingRequest): Promise<Response> => {
     const out =
       input instanceof OutgoingRequest && !(input.body instanceof ReadableStream) ? input : await toOutgoing(input);
-    const { url, method, headers, body, signal } = out;
+    const { url, method, headers, body } = out;
+    // A call aborted before it starts sends nothing, not even a sign-in.
+    if (out.signal?.aborted) throw out.signal.reason;
     const call = out.audienceCall;
     let op: OperationInfo | undefined;
     let authenticated: boolean;
     let path: string;
+    let secretBody: boolean;
     if (call && url.startsWith(prefixes[call.op.host]) && method === call.op.method) {
       op = call.op;
       authenticated = op.auth;
       path = op.path;
+      secretBody = CARRIES_SECRET.test(op.path);
     } else {
       const parsed = new URL(url);
       op = deps.match(method, parsed)?.op;
       const relative = parsed.pathname.slice(config.baseUrl.pathname.length);
       authenticated = op ? op.auth : origins.includes(parsed.origin) && !UNAUTHENTICATED.test(relative);
       path = op ? op.path : redactor.text(parsed.pathname);
+      secretBody = CARRIES_SECRET.test(op ? op.path : relative);
     }
+    const deadlineMs = config.retry.deadlineMs;
+    const scope = callSignal(
+      out.signal ?? undefined,
+      deadlineMs,
+      () => new AttemptFailure("deadline", true, `the call's deadline of ${deadlineMs} ms passed`),
+    );
     const ctx: CallContext = {
       url,
       method,
@@ -119,8 +141,9 @@ export function createTransport(deps: TransportDeps): Transport {
       op,
       call: op === call?.op ? call : undefined,
       authenticated,
-      signal,
-      startedAt: Date.now(),
+      secretBody,
+      signal: scope?.signal,
+      startedAt: monotonicNow(),
       path,
       attempt: 0,
       tokenUsed: undefined,
@@ -144,15 +167,19 @@ export function createTransport(deps: TransportDeps): Transport {
           attempts: ctx.attempt,
           retryAfterMs: ctx.retryAfterMs,
           mayHaveSucceeded: ctx.mayHaveSucceeded,
-          requestId,
+          requestId: requestId === undefined ? undefined : redactor.text(requestId),
         };
       },
     };
-    const response = await run(firstAttempt(ctx), ctx);
-    // Only an error is built from the record (errorFromResponse, unwrap): a 2xx needs none.
-    if (!response.ok)
-      attachRecord(response, () => ctx.record(response.headers.get("x-request-id") ?? undefined), redactor);
-    return response;
+    try {
+      const response = await run(firstAttempt(ctx), ctx);
+      // Only an error is built from the record (errorFromResponse, unwrap): a 2xx needs none.
+      if (!response.ok)
+        attachRecord(response, () => ctx.record(response.headers.get("x-request-id") ?? undefined), redactor);
+      return response;
+    } finally {
+      scope?.dispose();
+    }
   };
   return Object.assign(transport, { limiterFor, pacerFor });
 }

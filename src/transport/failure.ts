@@ -1,8 +1,15 @@
 /**
  * A failed attempt without a usable HTTP response, inside the transport. The retry policy decides
- * whether to try again and turns the last one into a public NetworkError or TimeoutError.
+ * whether to try again and turns the last one into a public NetworkError or TimeoutError
+ * (errors/from-failure.ts).
  */
-export type FailureKind = "network" | "timeout" | "malformed";
+export type FailureKind = "network" | "timeout" | "deadline" | "malformed" | "redirect" | "too-large";
+
+/**
+ * Kinds another attempt cannot change: the call's deadline passed, a redirect the client refuses
+ * or cannot follow (a loop would only repeat), a body past the size limit.
+ */
+const FINAL: ReadonlySet<FailureKind> = new Set(["deadline", "redirect", "too-large"]);
 
 export class AttemptFailure extends Error {
   override name = "AttemptFailure";
@@ -13,8 +20,21 @@ export class AttemptFailure extends Error {
     message: string,
     /** The x-request-id of a response that arrived but could not be used (bad JSON, reset mid-body). */
     readonly requestId?: string,
+    /** The underlying error (kept, redacted, as the public error's `cause`). */
+    readonly underlying?: unknown,
   ) {
     super(message);
+  }
+
+  /** Whether another attempt could go differently. */
+  get retryable(): boolean {
+    return !FINAL.has(this.kind);
+  }
+
+  /** The same failure, knowing the request id of the response it happened on. */
+  withRequestId(requestId: string | undefined): AttemptFailure {
+    if (!requestId || this.requestId) return this;
+    return new AttemptFailure(this.kind, this.sent, this.message, requestId, this.underlying);
   }
 }
 
@@ -32,5 +52,5 @@ export function describeNetworkError(error: unknown, requestId?: string): Attemp
   const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
   const code = typeof cause?.code === "string" ? cause.code : undefined;
   const reason = code ?? (error instanceof Error ? error.message : "network error");
-  return new AttemptFailure("network", !(code && NOT_SENT.has(code)), `network error: ${reason}`, requestId);
+  return new AttemptFailure("network", !(code && NOT_SENT.has(code)), `network error: ${reason}`, requestId, error);
 }

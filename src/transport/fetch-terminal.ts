@@ -9,12 +9,20 @@
  */
 import { AttemptFailure, describeNetworkError } from "./failure.ts";
 import type { Attempt, CallContext, Next } from "./policy.ts";
+import { readBody } from "./read-body.ts";
+
+const decoder = new TextDecoder();
 
 /**
  * @param fetchFn the `fetch` option, called with one Request per attempt
  * @param direct the option is the runtime's own fetch: call it with (url, init), one Request fewer
+ * @param maxResponseBytes the largest body read (option `maxResponseBytes`)
  */
-export function fetchTerminal(fetchFn: (request: Request) => Promise<Response>, direct: boolean): Next {
+export function fetchTerminal(
+  fetchFn: (request: Request) => Promise<Response>,
+  direct: boolean,
+  maxResponseBytes: number,
+): Next {
   return async (attempt: Attempt, ctx: CallContext) => {
     const init: RequestInit = {
       method: attempt.method,
@@ -30,17 +38,17 @@ export function fetchTerminal(fetchFn: (request: Request) => Promise<Response>, 
     try {
       response = direct ? await globalThis.fetch(attempt.url, init) : await fetchFn(new Request(attempt.url, init));
       if (response.type === "opaqueredirect")
-        throw new AttemptFailure("network", true, "redirect not followed (the runtime hides its target)");
+        throw new AttemptFailure("redirect", true, "redirect not followed (the runtime hides its target)");
       const call = ctx.call;
       if (call?.parseJson && response.ok && response.status !== 204 && ctx.method !== "HEAD") {
-        const text = await response.text();
+        const text = decoder.decode(await readBody(response, maxResponseBytes, requestId()));
         call.data = text ? parseJson(text, response.headers.get("content-type"), requestId()) : undefined;
         call.parsedFrom = response;
         return response;
       }
-      const body = await response.arrayBuffer();
+      const body = await readBody(response, maxResponseBytes, requestId());
       if (response.ok && body.byteLength > 0 && ctx.method !== "HEAD")
-        parseJson(new TextDecoder().decode(body), response.headers.get("content-type"), requestId());
+        parseJson(decoder.decode(body), response.headers.get("content-type"), requestId());
       // The body is decoded now: its original encoding and length no longer describe it.
       const headers = new Headers(response.headers);
       headers.delete("content-encoding");
@@ -52,8 +60,12 @@ export function fetchTerminal(fetchFn: (request: Request) => Promise<Response>, 
         headers,
       });
     } catch (error) {
-      if (error instanceof AttemptFailure) throw error;
-      if (attempt.signal?.aborted) throw attempt.signal.reason;
+      // A failure after the headers arrived (timeout, deadline, size) keeps their request id (Section 7).
+      if (error instanceof AttemptFailure) throw error.withRequestId(requestId());
+      if (attempt.signal?.aborted) {
+        const reason: unknown = attempt.signal.reason;
+        throw reason instanceof AttemptFailure ? reason.withRequestId(requestId()) : reason;
+      }
       throw describeNetworkError(error, requestId());
     }
   };

@@ -6,6 +6,7 @@
 import type { ConcurrencyLimiter } from "./limiter.ts";
 import type { RatePacer } from "./pacer.ts";
 import type { Policy } from "./policy.ts";
+import { parseRetryAfter } from "./retry-after.ts";
 
 export function limiterPolicy(
   limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter,
@@ -22,7 +23,10 @@ export function limiterPolicy(
       const response = await next(attempt, ctx);
       if (response.status === 429) {
         limiter.rateLimited();
-        pacer?.throttled(ticket);
+        // A 429 with Retry-After says when to come back: that wait governs (Section 8.3), and the
+        // pacer does not learn a rate from it (it would only add its own waits on top).
+        if (pacer && parseRetryAfter(response.headers.get("retry-after"), Date.now()) === undefined)
+          pacer.throttled(ticket);
       } else {
         pacer?.admitted();
       }

@@ -1,3 +1,5 @@
+import { monotonicNow } from "../internal/clock.ts";
+
 /**
  * Adaptive concurrency (Section 8.4): at most `max` calls in flight; after a 429, at most
  * `reduced` until `quietMs` pass without another 429. Waiters are served first come, first served,
@@ -26,7 +28,7 @@ export class ConcurrencyLimiter {
 
   constructor(options: LimiterOptions) {
     this.#options = options;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? monotonicNow; // a duration: a step of the wall clock must not move it
   }
 
   /** The cap in force now. */

@@ -1,8 +1,9 @@
 /** Request start and end for the caller's logger. Paths are templates; nothing secret is logged. */
+import { monotonicNow } from "../internal/clock.ts";
 import type { Logger } from "../options.ts";
 import type { Policy } from "./policy.ts";
 
-export function logPolicy(logger: Logger, now: () => number = Date.now): Policy {
+export function logPolicy(logger: Logger, now: () => number = monotonicNow): Policy {
   return async (attempt, ctx, next) => {
     const { method, path } = ctx;
     logger.debug?.("request start", { method, path });

@@ -12,7 +12,11 @@
  *   doubling every `doublingMs` (slow start) until a 429 at least `windowMs` after an earlier one
  *   measures the rate. A slow start that meets no 429 for `horizonMs` turns pacing back off.
  * - After a measurement: pace at `beta` × the measured rate, then recover CUBIC-style, back to the
- *   measured rate after `recoveryMs` and slowly above it, to notice a raised limit.
+ *   measured rate after `recoveryMs`, then doubling every `doublingMs` above it, so that once the
+ *   partner stops refusing calls the pace is back to full speed within seconds, not minutes.
+ * - Pacing turns off once no call has had to wait for its turn, and no 429 has come, for `idleOffMs`:
+ *   a pace that delays nobody is not needed, and a stale one must never make the client slower than
+ *   the specification's own waits. While calls keep waiting, the rules above apply.
  * - A 429 for a call sent before the latest cut says nothing new. One too soon after the previous
  *   429 to measure halves the pace only if most of the latest calls are refused.
  *
@@ -22,6 +26,7 @@
  * slow because each 429 costs the caller 5–10 s, waiters are served in order from one timer, and a
  * queued call leaves the queue as soon as its AbortSignal aborts.
  */
+import { monotonicNow } from "../internal/clock.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 
 /** The constants of CLIENT_DEFAULTS.pacing; tests may pass others. */
@@ -29,7 +34,7 @@ export type PacerSettings = { readonly [K in keyof typeof CLIENT_DEFAULTS.pacing
 
 export interface PacerOptions {
   readonly settings?: Partial<PacerSettings>;
-  /** Clock in ms. @default Date.now */
+  /** Clock in ms. @default a monotonic clock (performance.now): durations never follow wall-clock steps */
   readonly now?: () => number;
   /** Runs `fn` after `ms`; returns a cancel function. @default setTimeout */
   readonly setTimer?: (fn: () => void, ms: number) => () => void;
@@ -75,6 +80,9 @@ export class RatePacer {
 
   #tokens = 0;
   #refilledAt = 0;
+  /** When a call last had to wait for its turn, and when the last 429 came. */
+  #waitedAt = Number.NEGATIVE_INFINITY;
+  #throttledAt = Number.NEGATIVE_INFINITY;
 
   /** Calls admitted so far, and 429s as measurement anchors. */
   #admitted = 0;
@@ -87,14 +95,16 @@ export class RatePacer {
 
   constructor(options: PacerOptions = {}) {
     this.#s = { ...CLIENT_DEFAULTS.pacing, ...options.settings };
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? monotonicNow;
     this.#setTimer = options.setTimer ?? defaultTimer;
     this.#slots = new Array<number>(Math.max(1, Math.ceil(this.#s.windowMs / SLOT_MS))).fill(0);
   }
 
   /** Calls per second in force now; undefined while pacing is off. */
   get rate(): number | undefined {
-    return this.#enabled ? this.#rateAt(this.#now()) : undefined;
+    const now = this.#now();
+    if (!this.#enabled || (this.#queue.length === 0 && this.#idle(now))) return undefined;
+    return this.#rateAt(now);
   }
 
   /** The partner's rate as last measured from 429s, once there is a measurement. */
@@ -115,8 +125,9 @@ export class RatePacer {
     if (!this.#enabled) return this.#epoch;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#now();
-    if (!this.#measured && this.#queue.length === 0 && now - this.#cutAt > this.#s.horizonMs) {
-      // Slow start ran a long time without a 429: nothing was learned, pacing goes back off.
+    if (this.#queue.length === 0 && this.#idle(now)) {
+      // Nobody waited for the pace and no 429 came for a while (or a slow start ran a long time
+      // without a 429): the pace is not needed, and pacing goes back off.
       this.#enabled = false;
       return this.#epoch;
     }
@@ -127,6 +138,7 @@ export class RatePacer {
         return this.#epoch;
       }
     }
+    this.#waitedAt = now;
     return new Promise<PaceTicket>((resolve, reject) => {
       const waiter: Waiter = {
         grant: resolve,
@@ -156,6 +168,7 @@ export class RatePacer {
   /** A 429 for a call sent with `ticket`: the partner's bucket is empty now. */
   throttled(ticket: PaceTicket): void {
     const now = this.#now();
+    this.#throttledAt = now;
     this.#record(1);
     if (!this.#enabled) {
       const recent = this.#recentRate(now);
@@ -212,6 +225,12 @@ export class RatePacer {
     return best;
   }
 
+  /** No call waited and no 429 came for `idleOffMs`, or a slow start met no 429 within the horizon. */
+  #idle(now: number): boolean {
+    const quiet = now - Math.max(this.#waitedAt, this.#throttledAt, this.#cutAt);
+    return quiet >= this.#s.idleOffMs || (!this.#measured && now - this.#cutAt > this.#s.horizonMs);
+  }
+
   #record(refused: 0 | 1): void {
     const n = this.#s.shareOf;
     this.#outcomes = ((this.#outcomes << 1) | refused) & ((1 << n) - 1);
@@ -247,10 +266,13 @@ export class RatePacer {
     let rate: number;
     if (!this.#measured) {
       rate = this.#startRate * 2 ** (elapsed / this.#s.doublingMs);
-    } else {
+    } else if (elapsed < this.#s.recoveryMs) {
       const k = this.#s.recoveryMs / 1000;
       const c = (this.#maxRate - this.#startRate) / k ** 3;
       rate = this.#maxRate + c * (elapsed / 1000 - k) ** 3;
+    } else {
+      // Back at the measured rate: probe above it as fast as slow start does.
+      rate = this.#maxRate * 2 ** ((elapsed - this.#s.recoveryMs) / this.#s.doublingMs);
     }
     return Math.max(this.#s.minRatePerSecond, rate);
   }

@@ -35,7 +35,9 @@ export interface CallContext {
   readonly call: CallInfo | undefined;
   /** Whether the call carries the bearer token and the partner header. */
   readonly authenticated: boolean;
-  /** The caller's AbortSignal, if any. */
+  /** Whether the body carries a secret (sign-in, refresh): such a request never follows a redirect. */
+  readonly secretBody: boolean;
+  /** Aborts on the caller's signal or at the call's deadline (internal/call-signal.ts), if either is set. */
   readonly signal: AbortSignal | undefined;
   readonly startedAt: number;
   /** Path template when the operation is known (`/events/{eid}`), else the redacted URL path. */
@@ -46,6 +48,10 @@ export interface CallContext {
   partnerId: string | undefined;
   retryAfterMs: number | undefined;
   mayHaveSucceeded: boolean;
+  /** Set by the retry policy before it waits: the wait before the next attempt, in ms. */
+  retryWaitMs?: number | undefined;
+  /** Set by the trace policy when tracing is on: the context of the call's span (its attempts' parent). */
+  traceContext?: object | undefined;
   /** The record attached to the final response and to errors. */
   record(requestId?: string): CallRecord;
 }

@@ -4,14 +4,20 @@
  * once and replays. Whether a failure after sending may be repeated is the operation's `retry`
  * policy from the description (x-retry): `repeatable`, `check-first` (ask the API whether the
  * write took effect) or `never` (fail, saying the write may have happened).
+ *
+ * Failures another attempt cannot change (the call's deadline, a refused redirect, a body past the
+ * size limit) end the call at once. A wait that would end after the deadline is not started.
  */
-import { NetworkError, TimeoutError } from "../errors/network-error.ts";
+import { errorFromFailure } from "../errors/from-failure.ts";
+import { monotonicNow } from "../internal/clock.ts";
+import type { Redactor } from "../internal/redact.ts";
 import { sleep as defaultSleep } from "../internal/sleep.ts";
 import { SPEC } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
-import { backoffDelayMs, parseRetryAfter, rateLimitDelayMs } from "./backoff.ts";
+import { backoffDelayMs, rateLimitDelayMs } from "./backoff.ts";
 import { AttemptFailure } from "./failure.ts";
 import { type CallContext, firstAttempt, type Next, type Policy } from "./policy.ts";
+import { parseRetryAfter } from "./retry-after.ts";
 
 /** Answers whether a non-idempotent write took effect: its result, "absent" or "unknown". */
 export type WriteCheck = (context: CallContext) => Promise<Response | "absent" | "unknown">;
@@ -19,11 +25,15 @@ export type WriteCheck = (context: CallContext) => Promise<Response | "absent" |
 export interface RetryDeps {
   readonly config: ClientConfig;
   readonly logger: Logger;
+  readonly redactor: Redactor;
   /** Called after a 401 with the token that was refused. */
   readonly reauthenticate: (usedToken: string) => Promise<void>;
   readonly writeCheck: (context: CallContext) => WriteCheck | undefined;
   readonly random?: () => number;
+  /** Wall clock: what an HTTP-date Retry-After is measured against. */
   readonly now?: () => number;
+  /** Monotonic clock: the call's deadline. */
+  readonly monotonic?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
@@ -34,8 +44,28 @@ const isRetryableStatus = (status: number): boolean => SPEC.retryableStatuses.in
 export function retryPolicy(deps: RetryDeps): Policy {
   const random = deps.random ?? Math.random;
   const now = deps.now ?? Date.now;
+  const monotonic = deps.monotonic ?? monotonicNow;
   const sleep = deps.sleep ?? defaultSleep;
   const { retry } = deps.config;
+  const give = (ctx: CallContext, outcome: Outcome, ambiguousWrite: boolean): Response => {
+    if (ambiguousWrite) ctx.mayHaveSucceeded = outcome.failure ? outcome.failure.sent : true;
+    if (outcome.response) return outcome.response;
+    const { failure } = outcome;
+    throw errorFromFailure(
+      {
+        kind:
+          failure.kind === "timeout" || failure.kind === "deadline"
+            ? "timeout"
+            : failure.kind === "too-large"
+              ? "too-large"
+              : "network",
+        message: failure.message,
+        cause: failure.underlying,
+      },
+      ctx.record(failure.requestId),
+      deps.redactor,
+    );
+  };
 
   return async (_attempt, ctx, next) => {
     let reauthenticated = false;
@@ -62,11 +92,12 @@ export function retryPolicy(deps: RetryDeps): Policy {
         continue;
       }
       if (response && !isRetryableStatus(response.status)) return response;
+      const policy =
+        ctx.op?.retry ?? (["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(ctx.method) ? "repeatable" : "never");
+      if (failure && !failure.retryable) return give(ctx, outcome, failure.sent && policy !== "repeatable");
 
       // From here the attempt failed in a retryable way.
       const unsent = failure !== undefined && !failure.sent;
-      const policy =
-        ctx.op?.retry ?? (["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(ctx.method) ? "repeatable" : "never");
       if (!unsent && policy === "check-first") {
         const check = deps.writeCheck(ctx);
         const answer = check ? await check(ctx) : "unknown";
@@ -88,14 +119,14 @@ export function retryPolicy(deps: RetryDeps): Policy {
       if (retryAfter !== undefined) {
         ctx.retryAfterMs = retryAfter;
         if (retryAfter > retry.maxRetryAfterMs) return give(ctx, outcome, false);
-        wait = retryAfter; // honoured as given, without jitter
+        wait = retryAfter; // honoured as given, without jitter (Section 8.3)
       } else if (response?.status === 429) {
         wait = rateLimitDelayMs(retry, random());
       } else {
         wait = backoffDelayMs(ctx.attempt, retry, random());
       }
       if (ctx.attempt >= retry.maxAttempts) return give(ctx, outcome, false);
-      if (retry.deadlineMs !== undefined && now() + wait - ctx.startedAt > retry.deadlineMs)
+      if (retry.deadlineMs !== undefined && monotonic() + wait - ctx.startedAt > retry.deadlineMs)
         return give(ctx, outcome, false);
 
       const reason = response ? `HTTP ${response.status}` : failure.message;
@@ -108,7 +139,14 @@ export function retryPolicy(deps: RetryDeps): Policy {
         reason,
       });
       await response?.body?.cancel().catch(() => undefined);
-      await sleep(wait, ctx.signal);
+      ctx.retryWaitMs = wait;
+      try {
+        await sleep(wait, ctx.signal);
+      } catch (error) {
+        // The deadline passed during the wait; a caller's abort goes to the caller as it is.
+        if (error instanceof AttemptFailure) return give(ctx, { failure: error }, false);
+        throw error;
+      }
     }
   };
 }
@@ -120,19 +158,4 @@ async function attempt(ctx: CallContext, next: Next): Promise<Outcome> {
     if (error instanceof AttemptFailure) return { failure: error };
     throw error; // the caller's abort, or a bug: never retried
   }
-}
-
-/** Stop retrying: hand back the last response, or throw the public error for the last failure. */
-function give(ctx: CallContext, outcome: Outcome, ambiguousWrite: boolean): Response {
-  if (ambiguousWrite) ctx.mayHaveSucceeded = outcome.failure ? outcome.failure.sent : true;
-  if (outcome.response) return outcome.response;
-  const { failure } = outcome;
-  const record = ctx.record(failure.requestId);
-  const note = ctx.mayHaveSucceeded
-    ? "; the write may have happened: check before repeating it (Section 3 rule 3)"
-    : "";
-  const tail = record.requestId ? ` [request id ${record.requestId}]` : "";
-  const message = `${record.method} ${record.path}: ${failure.message} after ${record.attempts} attempt(s)${note}${tail}`;
-  const context = { ...record, expected: "a response", cause: undefined };
-  throw failure.kind === "timeout" ? new TimeoutError(message, context) : new NetworkError(message, context);
 }

@@ -1,8 +1,9 @@
 /**
- * Per-attempt timeout, joined with the caller's signal: the first to fire aborts the attempt.
- * One AbortController and one timer per attempt; the caller's signal is followed by a listener
- * removed when the attempt ends.
+ * Per-attempt timeout, joined with the call's signal (the caller's abort or the call's deadline):
+ * the first to fire aborts the attempt. One AbortController and one timer per attempt; the call's
+ * signal is followed by a listener removed when the attempt ends.
  */
+import { setBoundedTimeout } from "../internal/timers.ts";
 import { AttemptFailure } from "./failure.ts";
 import type { Policy } from "./policy.ts";
 
@@ -11,7 +12,7 @@ export function timeoutPolicy(timeoutMs: number): Policy {
     const caller = ctx.signal;
     if (caller?.aborted) throw caller.reason;
     const controller = new AbortController();
-    const timer = setTimeout(
+    const timer = setBoundedTimeout(
       () => controller.abort(new AttemptFailure("timeout", true, `no complete response within ${timeoutMs} ms`)),
       timeoutMs,
     );
@@ -21,6 +22,8 @@ export function timeoutPolicy(timeoutMs: number): Policy {
     try {
       return await next(attempt, ctx);
     } catch (error) {
+      // A timeout or deadline the terminal already tied to the response's request id goes on as it is.
+      if (error instanceof AttemptFailure) throw error;
       if (caller?.aborted) throw caller.reason;
       if (controller.signal.aborted) throw controller.signal.reason;
       throw error;

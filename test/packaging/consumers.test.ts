@@ -14,7 +14,9 @@
  * with `skipLibCheck: false` and without @types/node (the root entry needs only the DOM lib), with
  * this repository's tsc; the program contains `@ts-expect-error` lines, so declarations that
  * decayed to `any` fail the check. It then runs against the Prism mock twice — compiled by tsc
- * (nodenext) and bundled by esbuild (bundler) — through the root entry and the `./node` subpath.
+ * (nodenext) and bundled by esbuild (bundler) — through the root entry and the `./node` subpath,
+ * and starts a mock of its own through `./testing` (Prism installed as the app's devDependency,
+ * found as the package's optional peer). The README's vitest example runs with the app's vitest.
  * Finally the root entry alone is bundled for the browser, which fails on any `node:` import.
  *
  * Slow (pack, two installs, eight compiles): not part of `npm test`; `npm run test:consumers` runs
@@ -23,6 +25,7 @@
  */
 import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +38,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as Record<string, unknown> & {
   name: string;
   version: string;
+  devDependencies: Record<string, string>;
 };
 const enabled = process.env.PACKAGING_TESTS === "1";
 const SLOW = 180_000;
@@ -80,6 +84,7 @@ const MAIN_TS = `import {
   type paths,
 } from "${pkg.name}";
 import { ingestExcelFile } from "${pkg.name}/node";
+import { type MockApi, startMockApi } from "${pkg.name}/testing";
 
 // Consumers need no @types/node for this package; this program reads two variables of its own.
 declare const process: { env: Record<string, string | undefined> };
@@ -117,7 +122,24 @@ export function typeErrors(): void {
   void id;
 }
 
-console.log(JSON.stringify({ apiVersion: API_VERSION, event: body.id, ids, partner: client.partnerId(), ingested, refused }));
+// The test kit: a mock of its own, for a client made with an access token only.
+let mocked = "";
+if (process.env.TEST_KIT === "1") {
+  const mock: MockApi = await startMockApi();
+  try {
+    const tokenClient = createAudienceClient({
+      baseUrl: mock.baseUrl,
+      mediaUrl: mock.mediaUrl,
+      session: { accessToken: "test-token" },
+      partnerId: "partner-id-test",
+    });
+    mocked = unwrap(await tokenClient.GET("/events/{eid}", { params: { path: { eid: "evt-1001" } } })).id;
+  } finally {
+    await mock.close();
+  }
+}
+
+console.log(JSON.stringify({ apiVersion: API_VERSION, event: body.id, ids, partner: client.partnerId(), ingested, refused, mocked }));
 `;
 
 /** Root entry only, as a browser app would import it. */
@@ -142,11 +164,24 @@ const compilerOptions = {
 /** Writes the consumer app into `dir` (its package.json included). */
 async function writeApp(dir: string, dependency: string): Promise<void> {
   await mkdir(join(dir, "src"), { recursive: true });
+  await mkdir(join(dir, "test"), { recursive: true });
+  // The test kit's peer (Prism) and the README's test runner, at this repository's versions.
+  const devDependencies = Object.fromEntries(
+    ["@stoplight/prism-cli", "vitest"].map((name) => [name, pkg.devDependencies[name] ?? ""]),
+  );
   await writeFile(
     join(dir, "package.json"),
-    json({ name: "consumer-app", private: true, type: "module", dependencies: { [pkg.name]: dependency } }),
+    json({
+      name: "consumer-app",
+      private: true,
+      type: "module",
+      dependencies: { [pkg.name]: dependency },
+      devDependencies,
+    }),
   );
   await writeFile(join(dir, "src", "main.ts"), MAIN_TS);
+  // README, "Testing your code": the example as a consumer pastes it.
+  await cp(join(root, "test", "testing", "readme-example.test.ts"), join(dir, "test", "events.test.ts"));
   await writeFile(join(dir, "src", "browser.ts"), BROWSER_TS);
   await writeFile(
     join(dir, "tsconfig.bundler.json"),
@@ -188,9 +223,15 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
+/**
+ * `testKit`: run `./testing` (startMockApi and the README's vitest example). Off for npm's linked
+ * layout only: there Prism 5.14 itself cannot start (@stoplight/prism-core requires
+ * @stoplight/types without declaring it), after `./testing` has found it as the peer.
+ */
 function consumerSuite(
   title: string,
   install: () => Promise<{ app: string; resolved: string; expected: string }>,
+  testKit = true,
 ): void {
   describe(title, () => {
     let app = "";
@@ -217,6 +258,7 @@ function consumerSuite(
         event: "evt-1001",
         ingested: true,
         refused: "ValidationError",
+        mocked: testKit ? "evt-1001" : "",
       });
       expect((result.ids as string[]).length).toBeGreaterThan(0);
       expect(result.partner).toMatch(/^partner-id-/);
@@ -229,6 +271,7 @@ function consumerSuite(
         const { stdout } = await run(process.execPath, [join("out", "nodenext", "main.js")], app, {
           PRISM_URL: inject("prismUrl"),
           XLSX_PATH: xlsxPath,
+          TEST_KIT: testKit ? "1" : "0",
         });
         expectRun(stdout);
       },
@@ -252,8 +295,25 @@ function consumerSuite(
         const { stdout } = await run(process.execPath, [outfile], app, {
           PRISM_URL: inject("prismUrl"),
           XLSX_PATH: xlsxPath,
+          TEST_KIT: testKit ? "1" : "0",
         });
         expectRun(stdout);
+      },
+      SLOW,
+    );
+
+    it.skipIf(!testKit)(
+      "runs the README's testing example (startMockApi from ./testing) with the consumer's vitest",
+      async () => {
+        const vitest = join(
+          dirname(createRequire(join(app, "package.json")).resolve("vitest/package.json")),
+          "vitest.mjs",
+        );
+        const { stdout } = await run(process.execPath, [vitest, "run", "--root", app, "--reporter=verbose"], app);
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
+        const plain = stdout.replace(/\u001b\[[0-9;]*m/g, "");
+        expect(plain).toMatch(/reads an event/);
+        expect(plain).toMatch(/Tests\s+2 passed \(2\)/);
       },
       SLOW,
     );
@@ -302,18 +362,22 @@ describe.skipIf(!enabled)("consumers (npm run test:consumers)", () => {
     return { app, resolved: await realpath(join(ws, "node_modules", pkg.name)), expected: await realpath(member) };
   });
 
-  consumerSuite("installed from the npm pack tarball (isolated install, as pnpm lays it out)", async () => {
-    const app = join(scratch, "tarball-app");
-    await writeApp(app, `file:${join(scratch, packed?.filename ?? "")}`);
-    await npm(["install", "--install-strategy=linked"], app);
-    const resolved = await realpath(join(app, "node_modules", pkg.name));
-    const manifest = JSON.parse(await readFile(join(resolved, "package.json"), "utf8")) as { version: string };
-    expect(manifest.version).toBe(pkg.version);
-    // Linked installs keep packages in node_modules/.store; the consumer's link points there.
-    return {
-      app,
-      resolved: resolved.includes(`${join("node_modules", ".store")}`) ? "store" : resolved,
-      expected: "store",
-    };
-  });
+  consumerSuite(
+    "installed from the npm pack tarball (isolated install, as pnpm lays it out)",
+    async () => {
+      const app = join(scratch, "tarball-app");
+      await writeApp(app, `file:${join(scratch, packed?.filename ?? "")}`);
+      await npm(["install", "--install-strategy=linked"], app);
+      const resolved = await realpath(join(app, "node_modules", pkg.name));
+      const manifest = JSON.parse(await readFile(join(resolved, "package.json"), "utf8")) as { version: string };
+      expect(manifest.version).toBe(pkg.version);
+      // Linked installs keep packages in node_modules/.store; the consumer's link points there.
+      return {
+        app,
+        resolved: resolved.includes(`${join("node_modules", ".store")}`) ? "store" : resolved,
+        expected: "store",
+      };
+    },
+    false,
+  );
 });

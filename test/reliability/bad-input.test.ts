@@ -39,7 +39,8 @@ import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { makeZip, minimalXlsxEntries } from "../support/make-zip.ts";
 import { createSecretHarness } from "./secret-harness.ts";
 
-const PASSWORD = "pw-bad-input-correct-horse";
+/** With a quote, a backslash and non-ASCII: the forms JSON escaping and encodings change. */
+const PASSWORD = 'pw-"bad"\\input-é-correct-horse';
 const HUGE = "e".repeat(1 << 20); // a 1 MB id
 const XLSX = makeZip(minimalXlsxEntries());
 const CSV = new TextEncoder().encode("date,type,sold\n2026-10-01,GA,10\n");

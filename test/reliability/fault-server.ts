@@ -197,7 +197,7 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
   const maxAttempts = options.maxAttempts ?? 5;
   const reducedCap = options.reducedCap ?? 4;
   const weightsFor = options.weightsFor ?? (() => DEFAULT_WEIGHTS);
-  const password = `pw-${seed}-correct-horse-battery`;
+  const password = `pw-"${seed}"\\é-correct-horse-battery`; // a quote, a backslash, non-ASCII
   const refreshToken = `refresh-${seed}-opaque-never-rotates`;
   const idToken = `${b64({ alg: "none" })}.${b64({ sub: "ops", token_use: "id", groups: [PARTNER, "staff"], exp: Math.floor(Date.now() / 1000) + 7200 })}.sig-id-${seed}`;
   const issued: string[] = [idToken, refreshToken];

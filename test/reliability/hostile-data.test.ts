@@ -116,6 +116,19 @@ describe("deep nesting: a correct result or a typed error, never a RangeError", 
     expect(server.requests).toHaveLength(0);
   });
 
+  it("a query array of 200 000 invalid values is one ValidationError, nothing sent", async () => {
+    server = await startRecordingServer((_req, res) => json(res, 200, {}));
+    const client = createAudienceClient({ baseUrl: server.url, session, partnerId: "partner-id-acme" });
+    const city = Array.from({ length: 200_000 }, () => Number.NaN);
+    const put = client.PUT as unknown as (path: string, init: unknown) => Promise<unknown>;
+    const error = await put("/events/{eid}/client_campaign_status", {
+      params: { path: { eid: "evt-1" }, query: { params: { city } } },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues).toHaveLength(200_000);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("20 000 invalid ticket rows: every issue is listed", async () => {
     server = await startRecordingServer((_req, res) => json(res, 200, {}));
     const client = createAudienceClient({ baseUrl: server.url, session, partnerId: "partner-id-acme" });

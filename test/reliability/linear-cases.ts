@@ -14,7 +14,7 @@ import { createOperationMatcher } from "../../src/internal/operation-matcher.ts"
 import { terminalSafe } from "../../src/internal/terminal-text.ts";
 import { normalizeOptions } from "../../src/options.ts";
 import { partnerFromIdToken } from "../../src/session/partner.ts";
-import { parseRetryAfter } from "../../src/transport/backoff.ts";
+import { parseRetryAfter } from "../../src/transport/retry-after.ts";
 import { benchmarkValuesOf, normalizeBenchmark } from "../../src/workflows/benchmark.ts";
 
 export interface LinearCase {

@@ -18,8 +18,8 @@ import { createAudienceClient, isAudienceError } from "../../src/index.ts";
 import { Redactor } from "../../src/internal/redact.ts";
 import { normalizeOptions } from "../../src/options.ts";
 import { Session } from "../../src/session/session.ts";
-import { parseRetryAfter } from "../../src/transport/backoff.ts";
 import { ConcurrencyLimiter } from "../../src/transport/limiter.ts";
+import { parseRetryAfter } from "../../src/transport/retry-after.ts";
 import { createSecretHarness } from "./secret-harness.ts";
 
 // A fixed seed keeps the suite deterministic; FC_SEED=<n> explores (and replays) another run.
@@ -102,6 +102,7 @@ describe("session: single-flight refresh (Section 5.4)", () => {
           const session = new Session({
             config,
             redactor: new Redactor(),
+            logger: {},
             send: async (request) => world.auth(new URL(request.url).pathname, JSON.parse(String(request.body))),
           });
           // Each call does what the retry policy does: one replay after a 401, with the renewed token.
@@ -388,7 +389,7 @@ describe("retry policy: the waits it asks for (Section 8.2–8.3)", () => {
 });
 
 describe("Retry-After parsing (Section 8.3)", () => {
-  // Seconds, future dates and garbage are in test/unit/backoff.test.ts; these are the other forms.
+  // Seconds, future dates and garbage are in test/unit/retry-after.test.ts; these are the other forms.
   const now = Date.UTC(2026, 10, 22, 10, 0, 0);
 
   it("any past HTTP-date means now (0), never a negative wait", () => {

@@ -8,6 +8,7 @@
  * harness applies the same scan to everything the much larger reliability suite produces.
  */
 import { isAudienceError, type Logger } from "../../src/index.ts";
+import { findSecret } from "../support/secret-forms.ts";
 
 export interface SecretHarness {
   /** Pass as the client's `logger`: every line is kept for the scan. */
@@ -59,14 +60,13 @@ export function createSecretHarness(): SecretHarness {
     },
     counts: () => ({ errors, supportReports, logLines, texts: texts.length, secrets: secrets.size }),
     leaks() {
+      // Every form a secret takes in text (escaped, percent-encoded, base64 at any alignment…),
+      // not only the raw value: test/support/secret-forms.ts.
       const found: string[] = [];
       for (const text of texts) {
         for (const secret of secrets) {
-          const at = text.indexOf(secret);
-          if (at >= 0)
-            found.push(
-              `…${text.slice(Math.max(0, at - 80), at)}<SECRET ${secret.slice(0, 6)}…>${text.slice(at + secret.length, at + secret.length + 80)}…`,
-            );
+          const where = findSecret(text, secret);
+          if (where) found.push(`<SECRET ${JSON.stringify(secret.slice(0, 6))}…> in …${where}…`);
         }
       }
       return found;

@@ -1,1 +1,1 @@
-export { freePort } from "../../scripts/lib/prism.ts";
+export { freePort } from "../../src/testing/prism.ts";

@@ -7,6 +7,9 @@ import { readFileSync } from "node:fs";
 import ts from "typescript";
 import { cases } from "../reliability/linear-cases.ts";
 
+/** Same as LINEAR_RATIO_LIMIT in linear-time.ts (not imported: that module spawns this one). */
+const RATIO_LIMIT = 8;
+
 interface Scaling {
   small: number;
   large: number;
@@ -27,7 +30,11 @@ function perCall(run: () => void): number {
 }
 
 function scaling(small: () => void, large: () => void, rounds = 5): Scaling {
-  for (let i = 0; i < 3; i++) small(); // warm up (JIT)
+  // Warm up both sizes, so that both are timed with code the JIT has settled on (a loop first
+  // optimized on the small input can run a different tier on the large one).
+  for (let i = 0; i < 3; i++) small();
+  large();
+  small();
   let bestSmall = Number.POSITIVE_INFINITY;
   let bestLarge = Number.POSITIVE_INFINITY;
   const started = performance.now();
@@ -40,9 +47,21 @@ function scaling(small: () => void, large: () => void, rounds = 5): Scaling {
   return { small: bestSmall, large: bestLarge, ratio: bestLarge / bestSmall };
 }
 
+/**
+ * A case above the limit is measured again, up to twice, and keeps its lowest ratio: load or a JIT
+ * tier change can inflate one measurement, but a quadratic case stays near 16 every time.
+ */
 function runCases(): Record<string, Scaling> {
   return Object.fromEntries(
-    Object.entries(cases).map(([name, c]) => [name, scaling(c.prepare(c.n), c.prepare(4 * c.n))]),
+    Object.entries(cases).map(([name, c]) => {
+      const [small, large] = [c.prepare(c.n), c.prepare(4 * c.n)];
+      let best = scaling(small, large);
+      for (let again = 0; again < 2 && best.ratio >= RATIO_LIMIT; again++) {
+        const next = scaling(small, large);
+        if (next.ratio < best.ratio) best = next;
+      }
+      return [name, best];
+    }),
   );
 }
 
@@ -122,7 +141,7 @@ function screen(files: string[]) {
             () => re.test(small),
             () => re.test(large),
           );
-          if (s.ratio >= 8) {
+          if (s.ratio >= RATIO_LIMIT) {
             suspects.push({
               file,
               pattern: text,

@@ -1,15 +1,15 @@
 import type { TestProject } from "vitest/node";
-import { startPrism } from "../../scripts/lib/prism.ts";
+import { startMockApi } from "../../src/testing/index.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** Base URL of the Prism mock of generated/openapi.json. */
+    /** Base URL of the Prism mock of generated/openapi.json (startMockApi, as consumers use it). */
     prismUrl: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const prism = await startPrism();
-  project.provide("prismUrl", prism.url);
-  return () => prism.stop();
+  const api = await startMockApi();
+  project.provide("prismUrl", api.baseUrl);
+  return () => api.close();
 }

@@ -4,7 +4,7 @@ function makeJwt(claims: Record<string, unknown>): string {
   return `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.${Buffer.from(`sig-${Math.random()}`).toString("base64url")}`;
 }
 
-export const inOneHour = (): number => Math.floor(Date.now() / 1000) + 3600;
+const inOneHour = (): number => Math.floor(Date.now() / 1000) + 3600;
 
 /** A fresh set of tokens; every string is unique so a secret scan can find each. */
 export function makeTokens(options: { groups?: string[]; expSeconds?: number } = {}) {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SPEC } from "../../src/limits.ts";
-import { backoffDelayMs, parseRetryAfter, rateLimitDelayMs } from "../../src/transport/backoff.ts";
+import { backoffDelayMs, rateLimitDelayMs } from "../../src/transport/backoff.ts";
 
 const retry = {
   maxAttempts: 5,
@@ -37,40 +37,6 @@ describe("backoff (Section 8.3)", () => {
       fc.property(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (r) => {
         const w = rateLimitDelayMs(retry, r);
         return w >= 5_000 && w <= 10_000;
-      }),
-    );
-  });
-});
-
-describe("Retry-After parsing", () => {
-  const now = Date.parse("2026-11-22T10:00:00Z");
-  it.each([
-    ["0", 0],
-    ["7", 7_000],
-    ["1.5", 1_500],
-    ["Sun, 22 Nov 2026 10:00:30 GMT", 30_000],
-    ["Sun, 22 Nov 2026 09:59:00 GMT", 0], // past dates mean "now"
-    [null, undefined],
-    ["", undefined],
-    ["-5", undefined],
-    ["soon", undefined],
-    ["1e3", undefined],
-  ])("%j → %j", (value, expected) => {
-    expect(parseRetryAfter(value, now)).toBe(expected);
-  });
-
-  it("property: seconds round-trip, any future HTTP-date gives its distance", () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 86_400 }), (s) => parseRetryAfter(String(s), now) === s * 1000));
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 86_400 }),
-        (s) => parseRetryAfter(new Date(now + s * 1000).toUTCString(), now) === s * 1000,
-      ),
-    );
-    fc.assert(
-      fc.property(fc.string(), (text) => {
-        const v = parseRetryAfter(text, now);
-        return v === undefined || (Number.isFinite(v) && v >= 0);
       }),
     );
   });

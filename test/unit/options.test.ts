@@ -63,3 +63,46 @@ describe("options are normalized once", () => {
     expect(() => createAudienceClient({ baseUrl: base, credentials, dangerouslyAllowBrowser: true })).not.toThrow();
   });
 });
+
+describe("options are the caller's own (Hardening II, item 6)", () => {
+  const polluted = ["mediaUrl", "partnerId", "fetch", "debug", "warn", "retry", "timeoutMs"] as const;
+  afterEach(() => {
+    for (const key of polluted) delete (Object.prototype as Record<string, unknown>)[key];
+  });
+
+  it("a polluted Object.prototype changes neither the media host, the partner, the transport nor the logger", async () => {
+    const seen: string[] = [];
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.mediaUrl = "https://attacker.example/api/media";
+    proto.partnerId = "partner-id-attacker";
+    proto.fetch = async (request: Request) => {
+      seen.push(request.url);
+      return new Response("{}");
+    };
+    proto.debug = () => seen.push("debug");
+    proto.warn = () => seen.push("warn");
+    proto.timeoutMs = 1;
+    const client = createAudienceClient({
+      baseUrl: base,
+      session: { accessToken: "a-token" },
+      fetch: async () => new Response("{}"),
+    });
+    expect(client.config.mediaUrl.href).toBe("https://api.example.test/api/media");
+    expect(client.config.partnerId).toBeUndefined();
+    expect(client.config.timeoutMs).toBe(CLIENT_DEFAULTS.attemptTimeoutMs);
+    expect(client.config.logger).toEqual({});
+    expect(seen).toEqual([]);
+  });
+
+  it("a logger's methods may live on its class", () => {
+    const lines: string[] = [];
+    class Log {
+      warn(message: string) {
+        lines.push(message);
+      }
+    }
+    const client = createAudienceClient({ baseUrl: base, credentials, logger: new Log() });
+    client.config.logger.warn?.("hello");
+    expect(lines).toEqual(["hello"]);
+  });
+});

@@ -158,20 +158,41 @@ describe("rate pacer", () => {
     expect(pacer.rate).toBeCloseTo(P.beta * (29 / 1.5), 6);
   });
 
-  it("recovers CUBIC-style: back to the measured rate after recoveryMs, then above it", async () => {
+  it("recovers CUBIC-style to the measured rate after recoveryMs, then doubles every doublingMs above it", async () => {
     const clock = virtualTime();
-    const pacer = pacerOn(clock);
+    const pacer = pacerOn(clock, { idleOffMs: Number.POSITIVE_INFINITY }); // calls keep waiting
     await measuredAt20(pacer, clock);
     const max = pacer.measuredRate as number;
     const rates: number[] = [];
-    for (let t = 0; t <= 2 * P.recoveryMs; t += P.recoveryMs / 4) {
+    for (let t = 0; t <= P.recoveryMs; t += P.recoveryMs / 4) {
       rates.push(pacer.rate as number);
       await clock.advance(P.recoveryMs / 4);
     }
     expect(rates[0]).toBeCloseTo(P.beta * max, 6);
     expect(rates[4]).toBeCloseTo(max, 6); // at recoveryMs
-    expect(rates[8]).toBeCloseTo(max + (max - P.beta * max), 6); // symmetric: as far above as it started below
     for (let i = 1; i < rates.length; i++) expect(rates[i] as number).toBeGreaterThanOrEqual(rates[i - 1] as number);
+    // P.recoveryMs / 4 past recovery already: doubling each doublingMs from there.
+    const past = P.recoveryMs / 4;
+    expect(pacer.rate).toBeCloseTo(max * 2 ** (past / P.doublingMs), 3);
+  });
+
+  it("turns off idleOffMs after the last call that had to wait and the last 429 (the climb-back bound)", async () => {
+    const clock = virtualTime();
+    const pacer = pacerOn(clock);
+    await measuredAt20(pacer, clock);
+    const t = taker(pacer, clock);
+    // Calls keep waiting for 5 s: pacing stays on all that time.
+    for (let i = 0; i < 50; i++) void t.take(i);
+    await clock.advance(1_000);
+    expect(pacer.rate).toBeDefined();
+    await clock.advance(4_000);
+    expect(pacer.queued).toBe(0);
+    // Nobody waits and no 429 comes: off within idleOffMs of the last wait.
+    const lastGrant = Math.max(...t.grants.map((g) => g.at));
+    await clock.advance(Math.max(0, lastGrant + P.idleOffMs - clock.now()));
+    expect(pacer.rate).toBeUndefined();
+    expect(pacer.take()).toBe(pacer.take()); // tickets at once, no waiting
+    expect(pacer.queued).toBe(0);
   });
 
   it("a 429 for a call sent before the latest cut does not cut again", async () => {
@@ -310,6 +331,28 @@ describe("limiter policy with a pacer", () => {
     // 11 admitted (the 503 counts: it used a token), then 5 of the last 10 refused: engaged.
     expect(pacers.get("p1")?.rate).toBeCloseTo(11, 6);
     expect(pacers.size).toBe(1);
+  });
+
+  it("a 429 with Retry-After lowers the cap but teaches the pacer nothing: the server's wait governs", async () => {
+    const clock = virtualTime();
+    const pacer = pacerOn(clock);
+    const limiter = new ConcurrencyLimiter({ max: 8, reduced: 4, quietMs: 60_000, now: clock.now });
+    const policy = limiterPolicy(
+      () => limiter,
+      () => pacer,
+    );
+    const statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 429, 429, 429, 429, 429];
+    for (const status of statuses) {
+      await clock.advance(5);
+      const headers = status === 429 ? { "retry-after": "0" } : undefined;
+      await policy(
+        new Request("http://127.0.0.1/x"),
+        ctx(new AbortController().signal),
+        async () => new Response(null, { status, ...(headers ? { headers } : {}) }),
+      );
+    }
+    expect(limiter.limit).toBe(4); // Section 8.4: 4 after 429s, whatever the header
+    expect(pacer.rate).toBeUndefined(); // the same 429s without Retry-After engage it (test above)
   });
 
   it("the limiter's fast path takes a free slot at once, and never jumps the queue or the cap", async () => {

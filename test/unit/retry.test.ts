@@ -241,3 +241,25 @@ describe("writes that are not idempotent (Section 3 rule 3)", () => {
     expect(api.calls()).toHaveLength(1);
   });
 });
+
+describe("pacing never makes the client slower than the specification's own rules (hardening issue, item 14)", () => {
+  it("12 calls refused once with Retry-After: 0 finish at once with pacing on, as with it off", async () => {
+    api = await startFakeApi();
+    const refused = new Set<string>();
+    api.route((req, res) => {
+      if (!refused.has(req.path)) {
+        refused.add(req.path);
+        return json(res, 429, {}, { "retry-after": "0" });
+      }
+      json(res, 200, {});
+    });
+    const client = createAudienceClient({ baseUrl: api.url, credentials }); // ratePacing defaults to on
+    await client.GET("/status/", {});
+    const start = performance.now();
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => readEvent(client, `e${i}`)));
+    const ms = performance.now() - start;
+    expect(results.every((r) => r.response.status === 200)).toBe(true);
+    expect(api.calls().filter((r) => r.path.startsWith("/events/"))).toHaveLength(24);
+    expect(ms).toBeLessThan(2_000); // 30 s before: the pacer spaced the retries 2 s apart
+  });
+});

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AuthenticationError, createAudienceClient, memoryTokenStore } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
-import { inOneHour, makeTokens } from "../support/tokens.ts";
+import { makeTokens } from "../support/tokens.ts";
 
 let api: FakeApi;
 afterEach(() => api?.close());
@@ -81,24 +81,30 @@ describe("session (Section 5)", () => {
   });
 
   it("refreshes before exp so that no request leaves with an expired token", async () => {
-    let issued = 0;
-    // The first tokens (the fake API issues one set at start, one at sign-in) expire inside the
-    // refresh skew; those from the refresh are fresh.
-    api = await startFakeApi({ expSeconds: () => (++issued <= 2 ? Math.floor(Date.now() / 1000) + 30 : inOneHour()) });
-    const client = createAudienceClient({ baseUrl: api.url, credentials });
+    api = await startFakeApi();
+    // 2 s of lifetime: the margin is half of it (60 s would be longer than the token lives).
+    const short = makeTokens({ expSeconds: Math.floor(Date.now() / 1000) + 2 });
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      session: { accessToken: short.AccessToken, refreshToken: short.RefreshToken, idToken: short.IdToken },
+    });
     await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
-    expect(api.signIns()).toBe(1);
+    expect(api.refreshes()).toBe(0);
+    expect(api.calls()[0]?.headers.authorization).toBe(`Bearer ${short.AccessToken}`);
+    await new Promise((r) => setTimeout(r, 1_100)); // past half the lifetime: due
+    await client.GET("/events/{eid}", { params: { path: { eid: "e2" } } });
     expect(api.refreshes()).toBe(1);
-    const sent = api.calls()[0]?.headers.authorization ?? "";
+    const sent = api.calls()[1]?.headers.authorization ?? "";
     const claims = JSON.parse(Buffer.from(sent.split(".")[1] ?? "", "base64url").toString()) as { exp: number };
     expect(claims.exp * 1000).toBeGreaterThan(Date.now() + 60_000);
   });
 
   it("a call that waited for its concurrency slot leaves with the token current then, not the one of when it was made", async () => {
     api = await startFakeApi();
-    // Due for refresh (exp less the 60 s skew) within the next second.
-    const exp = Math.floor(Date.now() / 1000) + 61;
-    const renewAt = exp * 1000 - 60_000;
+    // Due for refresh within the next second: 2 s of lifetime, due at half of it.
+    const receivedAt = Date.now();
+    const exp = Math.floor(receivedAt / 1000) + 2;
+    const renewAt = exp * 1000 - (exp * 1000 - receivedAt) / 2;
     const first = makeTokens({ expSeconds: exp });
     const client = createAudienceClient({
       baseUrl: api.url,

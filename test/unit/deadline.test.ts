@@ -1,0 +1,122 @@
+/**
+ * Waits and deadlines (hardening issue, items 8–10): `retry.deadlineMs` ends the call at the
+ * deadline, attempt in flight included; no option or header can schedule a wait the runtime's
+ * timers would fire at once; a timeout after the headers arrived keeps their request id.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createAudienceClient, RateLimitError, TimeoutError, unwrap } from "../../src/index.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
+import { json } from "../support/recording-server.ts";
+
+let api: FakeApi;
+afterEach(() => api?.close());
+
+const credentials = { username: "ops@acme.test", password: "pw-deadline-secret" };
+const read = (client: ReturnType<typeof createAudienceClient>, eid = "e1") =>
+  client.GET("/events/{eid}", { params: { path: { eid } } });
+const elapsed = async (work: Promise<unknown>) => {
+  const start = performance.now();
+  const outcome = await work.catch((e: unknown) => e);
+  return { outcome, ms: performance.now() - start };
+};
+
+describe("retry.deadlineMs is a real deadline", () => {
+  it("ends the attempt in flight: a 300 ms deadline against a 2 s response fails by ~300 ms", async () => {
+    api = await startFakeApi();
+    await createAudienceClient({ baseUrl: api.url, credentials }).GET("/status/", {});
+    api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 2_000));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { deadlineMs: 300 } });
+    const { outcome, ms } = await elapsed(read(client));
+    expect(outcome).toBeInstanceOf(TimeoutError);
+    expect(String((outcome as Error).message)).toMatch(/deadline of 300 ms/);
+    expect(ms).toBeLessThan(1_500); // 2 s without the fix
+  });
+
+  it("covers the wait for a concurrency slot too", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 1_500));
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      credentials,
+      maxConcurrency: 1,
+      retry: { deadlineMs: 250 },
+    });
+    const [a, b] = await Promise.all([elapsed(read(client, "a")), elapsed(read(client, "b"))]);
+    expect(a.outcome).toBeInstanceOf(TimeoutError);
+    expect(b.outcome).toBeInstanceOf(TimeoutError);
+    expect(Math.max(a.ms, b.ms)).toBeLessThan(1_200);
+    expect(api.calls().map((r) => r.path)).toEqual(["/events/a"]); // b never left
+  });
+
+  it("does not start a Retry-After wait that would end after the deadline", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 503, {}, { "retry-after": "3" }));
+    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { deadlineMs: 1_000 } });
+    const { outcome, ms } = await elapsed(read(client));
+    expect(outcome).toMatchObject({ response: { status: 503 } });
+    expect(ms).toBeLessThan(900);
+    expect(api.calls()).toHaveLength(1);
+  });
+});
+
+describe("no timer value can overflow", () => {
+  it.each([
+    ["timeoutMs", { timeoutMs: 2 ** 31 }],
+    ["retry.deadlineMs", { retry: { deadlineMs: 2 ** 31 } }],
+    ["retry.maxRetryAfterMs", { retry: { maxRetryAfterMs: 2 ** 40 } }],
+    ["retry.maxDelayMs", { retry: { maxDelayMs: 2 ** 31 } }],
+    ["retry.baseDelayMs", { retry: { baseDelayMs: 2 ** 31 } }],
+    ["retry.rateLimitDelayMs", { retry: { rateLimitDelayMs: [1, 2 ** 31] as const } }],
+    ["rateLimitQuietPeriodMs", { rateLimitQuietPeriodMs: 2 ** 31 }],
+  ])("refuses %s of 2^31 ms or more at construction, naming it", (name, options) => {
+    expect(() =>
+      createAudienceClient({ baseUrl: "http://127.0.0.1:9/api/v3", credentials, ...(options as object) }),
+    ).toThrow(new RegExp(`option "${name.replace(".", "\\.")}"`));
+  });
+
+  it("a Retry-After beyond any timer, with the ceiling raised to the most a timer allows, fails at once", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 429, {}, { "retry-after": "99999999999" }));
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      credentials,
+      retry: { maxRetryAfterMs: 2 ** 31 - 1 },
+    });
+    const result = await read(client);
+    expect(result.response.status).toBe(429);
+    expect(api.calls()).toHaveLength(1); // 5 attempts in 230 ms before
+  });
+});
+
+describe("errors keep what support needs", () => {
+  it("a TimeoutError after the headers arrived keeps their x-request-id", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "x-request-id": "req-slow-body" });
+      res.write('{"partial":');
+      // the rest never comes
+    });
+    const client = createAudienceClient({ baseUrl: api.url, credentials, timeoutMs: 150, retry: { maxAttempts: 1 } });
+    const error = await read(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ requestId: "req-slow-body" });
+    expect(String((error as Error).message)).toContain("req-slow-body");
+  });
+
+  it("the 429 error carries the wait the server asked for", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 429, {}, { "retry-after": "120" }));
+    const client = createAudienceClient({ baseUrl: api.url, credentials });
+    const result = await read(client);
+    const error = (() => {
+      try {
+        unwrap(result);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ retryAfterMs: 120_000, attempts: 1 });
+    expect(String((error as Error).message)).toContain("the server asked to wait 120 s");
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Observers never change outcomes, and a caller's signal costs one listener (hardening issue,
+ * items 11–12; Hardening II item 5): a logger that throws does not fail a call, an after-hook that
+ * throws does not turn a completed write into an untyped rejection, and 50 calls sharing one
+ * AbortSignal raise no MaxListenersExceededWarning.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createAudienceClient } from "../../src/index.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
+import { json } from "../support/recording-server.ts";
+
+let api: FakeApi;
+afterEach(() => api?.close());
+
+const credentials = { username: "ops@acme.test", password: "pw-observer-secret" };
+const boom = () => {
+  throw new Error("logger exploded");
+};
+
+describe("observers never change outcomes", () => {
+  it("a logger whose every method throws changes nothing, retries included", async () => {
+    api = await startFakeApi();
+    let n = 0;
+    api.route((_req, res) => json(res, ++n === 1 ? 503 : 200, { n }));
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      credentials,
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      logger: { debug: boom, info: boom, warn: boom },
+    });
+    const result = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
+    expect(result.data).toEqual({ n: 2 });
+    api.route((_req, res) => json(res, 404, {}));
+    expect((await client.GET("/events/{eid}", { params: { path: { eid: "e2" } } })).response.status).toBe(404);
+  });
+
+  it("an after-hook that throws leaves a completed POST /campaigns/ completed", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 201, { id: "c-1" }));
+    const client = createAudienceClient({ baseUrl: api.url, credentials });
+    client.addHooks({
+      after: () => {
+        throw new Error("hook exploded");
+      },
+    });
+    const result = await client.POST("/campaigns/", { params: { query: { params: { eid: "e1" } } } as never });
+    expect(result.response.status).toBe(201);
+    expect(result.data).toEqual({ id: "c-1" });
+  });
+});
+
+describe("one listener per caller signal", () => {
+  it("50 calls sharing one AbortSignal raise no MaxListenersExceededWarning, and all abort together", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 300));
+    const client = createAudienceClient({ baseUrl: api.url, credentials });
+    await client.GET("/status/", {});
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      const controller = new AbortController();
+      const calls = Array.from({ length: 50 }, (_, i) =>
+        client
+          .GET("/events/{eid}", { params: { path: { eid: `e${i}` } }, signal: controller.signal })
+          .catch((e: unknown) => e),
+      );
+      await new Promise((r) => setTimeout(r, 50));
+      controller.abort(new Error("stop"));
+      const outcomes = await Promise.all(calls);
+      expect(outcomes.every((o) => o instanceof Error && o.message === "stop")).toBe(true);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+      expect(client.concurrency()).toMatchObject({ active: 0, queued: 0 });
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
