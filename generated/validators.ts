@@ -29,17 +29,17 @@ export const Goal = z.enum(["UTILIZATION","ROAS","VISIBILITY","LINK_CLICKS"]);
 
 export const RefreshRequest = z.object({ "token": z.string().check(z.minLength(1)) });
 
-export const SetupPayload = z.looseObject({ "goal": z.optional(Goal), "total_budget": z.optional(z.number()), "start_date": z.optional(date()), "end_date": z.optional(date()), "tc_run_id": z.optional(int()), "creatives": z.optional(z.array(Unspecified)), "targeting": z.optional(z.array(Unspecified)), "integration_details": z.optional(z.array(Unspecified)) });
+export const SetupPayload = z.looseObject({ "goal": z.optional(Goal), "total_budget": z.optional(z.number().check(z.gt(0))), "start_date": z.optional(date()), "end_date": z.optional(date()), "tc_run_id": z.optional(int()), "creatives": z.optional(z.array(Unspecified)), "targeting": z.optional(z.array(Unspecified)), "integration_details": z.optional(z.array(Unspecified)) });
 
 export const SignInRequest = z.object({ "username": z.string().check(z.minLength(1)), "password": z.string().check(z.minLength(1)) });
 
-export const TicketRow = z.object({ "type": z.string().check(z.minLength(1)), "sold": int().check(z.gte(0)), "revenue": z.number().check(z.gte(0)) });
+export const TicketRow = z.object({ "type": z.string(), "sold": int(), "revenue": z.number() });
 
-export const TransactionSummary = z.object({ "eid": z.string().check(z.minLength(1)), "from": date(), "to": date(), "tickets": z.array(TicketRow).check(z.minLength(1)) });
+export const TransactionSummary = z.object({ "eid": z.string().check(z.minLength(1)), "from": date(), "to": date(), "tickets": z.array(TicketRow) });
 
 const Query_limit = z.looseObject({ "limit": z.optional(int().check(z.gte(1))) });
 
-const Query_budget_goal = z.looseObject({ "budget": z.optional(z.number()), "goal": z.optional(Goal) });
+const Query_budget_goal = z.looseObject({ "budget": z.optional(z.number().check(z.gt(0))), "goal": z.optional(Goal) });
 
 const Query_type = z.looseObject({ "type": z.enum(["capacity","ticket_count"]) });
 

@@ -7,8 +7,10 @@ import createClient, { type Client } from "openapi-fetch";
 import { type OperationInfo, operations } from "../generated/operations.ts";
 import { ValidationError } from "./errors/validation-error.ts";
 import { jsonBodyIssues } from "./guards/json-body.ts";
+import { partnerTokenPathIssues } from "./guards/partner-token-paths.ts";
 import { pathParamIssues } from "./guards/path-params.ts";
 import { rawPathIssues } from "./guards/raw-path.ts";
+import { pageLimitIssues } from "./guards/request-rules.ts";
 import { headerIssues, queryIssues } from "./guards/request-values.ts";
 import { validateRequest } from "./guards/validate-request.ts";
 import { observedLogger } from "./internal/observed-logger.ts";
@@ -30,6 +32,7 @@ import { type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
 import type { ClientPaths } from "./types.ts";
 import { createSetupProcess, type SetupProcess } from "./workflows/setup-process.ts";
 import { SetupStates } from "./workflows/setup-state.ts";
+import { StatusTaskStarts } from "./workflows/status-tasks.ts";
 
 type RawClient = Client<ClientPaths>;
 const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE"] as const;
@@ -99,6 +102,11 @@ export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number]
   addHooks(hooks: CallHooks): void;
   /** The campaign setup of one event (Section 3): one handle per eid, shared by every caller. */
   setupProcess(eid: string): SetupProcess;
+  /**
+   * Whether this client has sent `PUT /events/{eid}/client_campaign_status` for `eid` (and had an
+   * answer): the task poll of {@link waitForClientCampaignStatusTask} belongs to such a PUT (Section 8.5).
+   */
+  hasSentClientCampaignStatus(eid: string): boolean;
 }
 
 /** The configuration as the client exposes it: everything but what could carry a secret. */
@@ -151,7 +159,8 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     querySerializer: serializeQuery,
   });
   const setupStates = new SetupStates();
-  const hooks: CallHooks[] = [setupStates.hooks()];
+  const statusTasks = new StatusTaskStarts();
+  const hooks: CallHooks[] = [setupStates.hooks(), statusTasks.hooks()];
   const setupHandles = new Map<string, SetupProcess>();
 
   // Middlewares registered with use(): while there are none, openapi-fetch builds OutgoingRequests.
@@ -159,12 +168,20 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
 
   async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
     const op = opIndex.get(method)?.get(path);
-    // Paths outside the description are not validated below, so the path itself is checked first.
+    // Paths outside the description are not validated below, so the path itself is checked first,
+    // and the page cap, which holds for every bulk read (Section 8.5).
     if (!op) {
       // The body too: validateRequest below never sees it (a deep one overflowed JSON.stringify).
-      const issues = [...rawPathIssues(path), ...jsonBodyIssues(init?.body, CLIENT_DEFAULTS.maxJsonBodyDepth)];
-      if (issues.length)
-        throw new ValidationError(issues, { method, expected: "a path of the API and a JSON body; nothing was sent" });
+      const pathIssues = [...rawPathIssues(path), ...jsonBodyIssues(init?.body, CLIENT_DEFAULTS.maxJsonBodyDepth)];
+      if (!pathIssues.length) pathIssues.push(...partnerTokenPathIssues(path));
+      if (pathIssues.length)
+        throw new ValidationError(pathIssues, {
+          method,
+          expected: "a path of the API and a JSON body; nothing was sent",
+        });
+      const limitIssues = pageLimitIssues((init?.params as CallParams | undefined)?.query, config.maxPageLimit);
+      if (limitIssues.length)
+        throw new ValidationError(limitIssues, { method, expected: "valid input; nothing was sent" });
     }
     let next = init ?? {};
     const params = next.params as CallParams | undefined;
@@ -186,7 +203,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       for (const h of hooks) h.before?.(hooked);
       // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone.
       const parseJson = next.parseAs === undefined || next.parseAs === "json";
-      info = { op, parseJson };
+      info = { op, parseJson, ...(next.transportRetries === false ? { transportRetries: false as const } : {}) };
       next = { ...next, params, audienceCall: info, parseAs: parseJson ? "stream" : next.parseAs };
       if (op.host === "media" && next.baseUrl === undefined) next = { ...next, baseUrl: config.mediaUrl.href };
     }
@@ -239,6 +256,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     useSession: (tokens) =>
       (session as Session).useSession(normalizeSessionTokens(tokens, config.dangerouslyAllowBrowser)),
     addHooks: (h) => void hooks.push(h),
+    hasSentClientCampaignStatus: (eid) => statusTasks.has(eid),
     setupProcess(eid) {
       const issues = pathParamIssues({ eid }, ["eid"]);
       if (issues.length) throw new ValidationError(issues.map((i) => ({ ...i, field: "eid" })));

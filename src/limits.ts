@@ -3,6 +3,8 @@
  * Options may lower or (where the specification allows) change them; nothing else hard-codes them.
  */
 export const SPEC = Object.freeze({
+  /** Section 1 and 9.1: the main API's path prefix; the base address already includes it. */
+  apiVersionPath: "/api/v3",
   /** Section 8.2: "no more than 5 attempts recommended for clients". */
   maxAttempts: 5,
   /** Section 8.2: retryable statuses 500, 502, 503, 504, 429. */
@@ -53,6 +55,8 @@ export const CLIENT_DEFAULTS = Object.freeze({
    * Section 8.5 names as what bulk reads must not ask for.
    */
   maxPageLimitCeiling: 1000,
+  /** Pages a list iteration fetches at most (a server that never ends a list must not loop for ever). */
+  maxPages: 10_000,
   /**
    * Largest response body read (option `maxResponseBytes`), after decompression. A page of the
    * largest size the client asks for (1 000 items) is a few MB; eight calls in flight then hold at

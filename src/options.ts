@@ -304,6 +304,12 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
   if (!isObject(input)) throw new TypeError("createAudienceClient: options must be an object");
   const options = own(input) as unknown as AudienceClientOptions;
   const baseUrl = url("baseUrl", options.baseUrl);
+  // Section 1, 9.1: the base address includes the version segment; without it every call goes astray.
+  if (!baseUrl.pathname.endsWith(SPEC.apiVersionPath))
+    fail(
+      "baseUrl",
+      `must end with the version segment ${SPEC.apiVersionPath}, e.g. https://<host>${SPEC.apiVersionPath}`,
+    );
   const mediaUrl =
     options.mediaUrl === undefined ? new URL(`${baseUrl.origin}/api/media`) : url("mediaUrl", options.mediaUrl);
 

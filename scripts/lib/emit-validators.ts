@@ -23,6 +23,7 @@ const SUPPORTED = new Set([
   "format",
   "minLength",
   "minimum",
+  "exclusiveMinimum",
   "minItems",
   "pattern",
   "description",
@@ -69,6 +70,7 @@ function toZod(s: Schema, where: string): string {
     case "integer":
       base = s.type === "integer" ? "int()" : "z.number()";
       if (s.minimum !== undefined) checks.push(`z.gte(${s.minimum})`);
+      if (s.exclusiveMinimum !== undefined) checks.push(`z.gt(${s.exclusiveMinimum})`);
       break;
     case "boolean":
       base = "z.boolean()";

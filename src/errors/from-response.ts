@@ -1,6 +1,7 @@
 /** The one factory that maps an HTTP error response to its error class. */
 import { errorCodeOf } from "../assumptions.ts";
 import { type CallRecord, recordOf } from "../internal/call-record.ts";
+import { isNotForThisToken } from "../internal/not-for-partner-tokens.ts";
 import type { Redactor } from "../internal/redact.ts";
 import {
   ApiError,
@@ -11,6 +12,29 @@ import {
   RateLimitError,
   ServerError,
 } from "./api-error.ts";
+
+/** Section 7: the 403 codes of a partner token on an endpoint not for it; no partner header helps. */
+const NOT_FOR_THIS_TOKEN = new Set(["error.auth.not_authorized", "error.unauthorized"]);
+
+/** A 401 whose code, on this path, says the endpoint is not for this token (Section 7: by_partner_id). */
+function notForToken(record: Partial<CallRecord>, code: string | undefined): boolean {
+  if (!record.path) return false;
+  let base = "";
+  try {
+    base = record.environment ? new URL(record.environment).pathname : "";
+  } catch {
+    // no environment: the path is compared as it is
+  }
+  const path = base && record.path.startsWith(base) ? record.path.slice(base.length) : record.path;
+  return isNotForThisToken(path, code);
+}
+
+/**
+ * Section 5.5, 7: "valid token, missing or wrong X-Preferred-Partner-Id → HTTP 403", code not
+ * given. A 403 is read as that case when it carries no code, or one that names the partner (see
+ * assumptions in README); any other code is that code's error, not a PartnerAccessError.
+ */
+const isPartnerHeaderCase = (code: string | undefined): boolean => code === undefined || /partner/i.test(code);
 
 const WRITE_NOTE = "the write may have happened: check before repeating it (Section 3 rule 3)";
 
@@ -44,10 +68,16 @@ export function errorFromResponse(
     mayHaveSucceeded: record.mayHaveSucceeded,
     expected: "a 2xx response",
   };
-  const note = record.mayHaveSucceeded ? `; ${WRITE_NOTE}` : "";
+  const checked = record.writeCheckNote ? ` (${record.writeCheckNote})` : "";
+  const note = record.mayHaveSucceeded ? `; ${WRITE_NOTE}${checked}` : "";
+  if (status === 403 ? code !== undefined && NOT_FOR_THIS_TOKEN.has(code) : status === 401 && notForToken(record, code))
+    return new (status === 401 ? AuthenticationError : ApiError)(
+      `${where}: HTTP ${status} — this endpoint does not accept the token (${code}); /campaign_results/ and /campaigns/by_partner_id are not for partner tokens (Section 4, 7): use the per-event campaign_results${tail}`,
+      details,
+    );
   if (status === 401)
     return new AuthenticationError(`${where}: HTTP 401, the access token was refused${tail}`, details);
-  if (status === 403) {
+  if (status === 403 && isPartnerHeaderCase(code)) {
     return new PartnerAccessError(
       `${where}: HTTP 403 — the token is valid but X-Preferred-Partner-Id (${record.partnerId ?? "not sent"}) is missing or wrong for it (Section 5.5)${tail}`,
       details,

@@ -1,7 +1,7 @@
 /**
  * Rules the description cannot express, on top of the generated schemas (Section 2, 8.5):
- * date ranges in order, budgets above zero, page sizes within the cap, and an eid in a query or
- * body held to the same rules as an eid in the path.
+ * date ranges in order, page sizes within the cap, and an eid in a query or body held to the same
+ * rules as an eid in the path. (Budgets above zero are a schema constraint of the local overlay.)
  */
 import { isCalendarDate } from "../../generated/validators.ts";
 import type { ValidationIssue } from "../errors/validation-error.ts";
@@ -18,14 +18,6 @@ function dateOrder(body: unknown, from: string, to: string, prefix: string): Val
     : [];
 }
 
-function positive(container: unknown, key: string, prefix: string): ValidationIssue[] {
-  if (!isRecord(container) || container[key] === undefined) return [];
-  const v = container[key];
-  return typeof v === "number" && Number.isFinite(v) && v <= 0
-    ? [{ field: `${prefix}.${key}`, message: "must be greater than 0" }]
-    : [];
-}
-
 /**
  * An eid is the same identifier wherever it goes (Section 2): the ingest body, the edit of a
  * published cluster and the XLSX ingest's query carry one too, and a whitespace, line break or
@@ -36,17 +28,31 @@ function eidIssues(container: unknown, prefix: string): ValidationIssue[] {
   return typeof eid === "string" && eid !== "" ? idIssues(eid, `${prefix}.eid`) : [];
 }
 
+/**
+ * Section 8.5: bulk reads paginate and "must not ask for limit=10000". Any call's `limit`, on a
+ * path of the description or not (raw calls to `/campaigns/` included), given as a number, a
+ * numeric string or repeated, is held to the page cap.
+ */
+export function pageLimitIssues(query: unknown, maxPageLimit: number): ValidationIssue[] {
+  if (!isRecord(query)) return [];
+  const values = Array.isArray(query.limit) ? query.limit : [query.limit];
+  const over = values.some(
+    (v) => (typeof v === "number" || (typeof v === "string" && v.trim() !== "")) && Number(v) > maxPageLimit,
+  );
+  return over
+    ? [
+        {
+          field: "query.limit",
+          message: `must be at most ${maxPageLimit}: bulk reads paginate, and large pages such as limit=10000 are refused by the API's guidance (Section 8.5); page through results instead`,
+        },
+      ]
+    : [];
+}
+
 export function ruleIssues(operation: string, query: unknown, body: unknown, maxPageLimit: number): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
-  if (isRecord(query) && typeof query.limit === "number" && query.limit > maxPageLimit) {
-    issues.push({
-      field: "query.limit",
-      message: `must be at most ${maxPageLimit}: bulk reads paginate, and large pages such as limit=10000 are refused by the API's guidance (Section 8.5); page through results instead`,
-    });
-  }
-  issues.push(...positive(query, "budget", "query"));
+  const issues: ValidationIssue[] = pageLimitIssues(query, maxPageLimit);
   if (operation === "POST /setup_processes/{eid}" || operation === "PUT /setup_processes/{eid}") {
-    issues.push(...dateOrder(body, "start_date", "end_date", "body"), ...positive(body, "total_budget", "body"));
+    issues.push(...dateOrder(body, "start_date", "end_date", "body"));
   }
   if (operation === "POST /ingest/transaction_summary")
     issues.push(...dateOrder(body, "from", "to", "body"), ...eidIssues(body, "body"));

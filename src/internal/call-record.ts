@@ -16,6 +16,8 @@ export interface CallRecord {
   readonly attempts: number;
   readonly retryAfterMs: number | undefined;
   readonly mayHaveSucceeded: boolean;
+  /** What the check before repeating a write found, when it could not prove the write. */
+  readonly writeCheckNote?: string | undefined;
   readonly requestId: string | undefined;
 }
 

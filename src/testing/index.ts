@@ -8,9 +8,9 @@ import { startPrism } from "./prism.ts";
 
 /** A running mock of the API. */
 export interface MockApi {
-  /** Pass as `baseUrl`: `http://127.0.0.1:<port>`. */
+  /** Pass as `baseUrl`: `http://127.0.0.1:<port>/api/v3` (the base address includes the version segment, Section 1, 9). */
   readonly baseUrl: string;
-  /** Pass as `mediaUrl`: the same server answers the media operations. */
+  /** The media host, `http://127.0.0.1:<port>/api/media`: what the client derives from `baseUrl` by default. */
   readonly mediaUrl: string;
   /** Stops the mock; resolves once it has exited. Calling it again does nothing. */
   close(): Promise<void>;
@@ -45,5 +45,5 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     ...(options.description !== undefined ? { description: options.description } : {}),
     ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
   });
-  return { baseUrl: prism.url, mediaUrl: prism.url, close: () => prism.stop() };
+  return { baseUrl: prism.url, mediaUrl: `${new URL(prism.url).origin}/api/media`, close: () => prism.stop() };
 }

@@ -3,9 +3,15 @@
  * and a free port, as a mock of a description or as a validating proxy in front of an upstream,
  * and resolves once it listens. The one implementation behind `startMockApi`, the package's own
  * contract tests, `npm run demo` and `npm run contract:live`. Node only.
+ *
+ * Prism matches the description's paths without their server prefix, while a client's base
+ * address includes it (Section 1, 9.1: `https://<host>/api/v3`, media under `/api/media`). So
+ * Prism listens on a private port, and a small front on a public one strips the prefix: the
+ * address handed out is `http://127.0.0.1:<port>/api/v3`, as a real environment's would be.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createServer as createHttpServer, request as httpRequest, type Server } from "node:http";
 import { createRequire } from "node:module";
 import { connect, createServer } from "node:net";
 import { dirname, join } from "node:path";
@@ -67,8 +73,11 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The path prefixes of the main API and of the media host (Section 1, 9.1). */
+const PREFIXES = ["/api/v3", "/api/media"] as const;
+
 export interface PrismProcess {
-  /** `http://127.0.0.1:<port>` */
+  /** The base address for a client: `http://127.0.0.1:<port>/api/v3` (media under `/api/media`). */
   readonly url: string;
   /** Stops Prism (SIGTERM, then SIGKILL after 2 s); resolves once it has exited. Idempotent. */
   stop(): Promise<void>;
@@ -88,14 +97,61 @@ export async function startPrism(options: PrismOptions = {}): Promise<PrismProce
   const description = options.description ?? descriptionPath();
   const mode = options.upstream ? ["proxy", description, options.upstream] : ["mock", description];
   // Another process may take the free port before Prism does: then Prism exits and we try another.
-  for (let tries = 1; ; tries++) {
+  let prism: PrismProcess | undefined;
+  for (let tries = 1; !prism; tries++) {
     const port = await freePort();
     try {
-      return await spawnPrism(bin, [...mode, "--host", "127.0.0.1", "--port", String(port)], port, options);
+      prism = await spawnPrism(bin, [...mode, "--host", "127.0.0.1", "--port", String(port)], port, options);
     } catch (error) {
       if (tries >= 3 || !/EADDRINUSE/.test(String((error as Error).message))) throw error;
     }
   }
+  const inner = prism;
+  let front: Server;
+  try {
+    front = await startFront(Number(new URL(inner.url).port));
+  } catch (error) {
+    await inner.stop();
+    throw error;
+  }
+  const { port } = front.address() as { port: number };
+  let closed: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    closed ??= (async () => {
+      front.closeAllConnections();
+      await Promise.all([new Promise((done) => front.close(() => done(undefined))), inner.stop()]);
+    })();
+    return closed;
+  };
+  return { url: `http://127.0.0.1:${port}${PREFIXES[0]}`, stop };
+}
+
+/** The public front: strips the API or media prefix and forwards the request to Prism as is. */
+async function startFront(prismPort: number): Promise<Server> {
+  const server = createHttpServer((req, res) => {
+    const raw = req.url ?? "/";
+    const prefix = PREFIXES.find((p) => raw === p || raw.startsWith(`${p}/`) || raw.startsWith(`${p}?`));
+    const path = prefix ? raw.slice(prefix.length) || "/" : raw;
+    const headers = { ...req.headers, host: `127.0.0.1:${prismPort}` };
+    const upstream = httpRequest(
+      { host: "127.0.0.1", port: prismPort, method: req.method, path, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on("error", (error) => {
+      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
+      res.end(`prism front: ${error.message}`);
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  server.unref(); // like Prism itself: a test run that forgets stop() does not hang on it
+  return server;
 }
 
 async function spawnPrism(bin: string, args: string[], port: number, options: PrismOptions): Promise<PrismProcess> {

@@ -167,6 +167,7 @@ export function createTransport(deps: TransportDeps): Transport {
           attempts: ctx.attempt,
           retryAfterMs: ctx.retryAfterMs,
           mayHaveSucceeded: ctx.mayHaveSucceeded,
+          writeCheckNote: ctx.writeCheckNote,
           requestId: requestId === undefined ? undefined : redactor.text(requestId),
         };
       },

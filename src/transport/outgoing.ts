@@ -12,6 +12,11 @@ export interface CallInfo {
   readonly op: OperationInfo;
   /** Whether the caller wants a 2xx body parsed as JSON (openapi-fetch's default `parseAs`). */
   readonly parseJson: boolean;
+  /**
+   * False for a poll's fetch: no transport retries, the poll's own schedule retries
+   * (Section 8.5: status polls at 3 s or longer; workflows/poll-call.ts).
+   */
+  readonly transportRetries?: false;
   /** Set by the transport: the response whose JSON body it parsed into `data`. */
   parsedFrom?: Response;
   data?: unknown;

@@ -48,6 +48,8 @@ export interface CallContext {
   partnerId: string | undefined;
   retryAfterMs: number | undefined;
   mayHaveSucceeded: boolean;
+  /** What a write check found when it could not prove the write (write-checks.ts). */
+  writeCheckNote?: string | undefined;
   /** Set by the retry policy before it waits: the wait before the next attempt, in ms. */
   retryWaitMs?: number | undefined;
   /** Set by the trace policy when tracing is on: the context of the call's span (its attempts' parent). */

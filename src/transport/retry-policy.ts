@@ -17,6 +17,7 @@ import type { ClientConfig, Logger } from "../options.ts";
 import { backoffDelayMs, rateLimitDelayMs } from "./backoff.ts";
 import { AttemptFailure } from "./failure.ts";
 import { type CallContext, firstAttempt, type Next, type Policy } from "./policy.ts";
+import { worthRefreshing } from "./refresh-after-401.ts";
 import { parseRetryAfter } from "./retry-after.ts";
 
 /** Answers whether a non-idempotent write took effect: its result, "absent" or "unknown". */
@@ -80,7 +81,8 @@ export function retryPolicy(deps: RetryDeps): Policy {
         ctx.authenticated &&
         !reauthenticated &&
         ctx.tokenUsed &&
-        ctx.attempt < retry.maxAttempts
+        ctx.attempt < retry.maxAttempts &&
+        (await worthRefreshing(deps.config.baseUrl.pathname, ctx.url, response))
       ) {
         reauthenticated = true;
         await deps.reauthenticate(ctx.tokenUsed);
@@ -95,6 +97,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
       const policy =
         ctx.op?.retry ?? (["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(ctx.method) ? "repeatable" : "never");
       if (failure && !failure.retryable) return give(ctx, outcome, failure.sent && policy !== "repeatable");
+      if (ctx.call?.transportRetries === false) return give(ctx, outcome, false); // a poll retries on its own schedule
 
       // From here the attempt failed in a retryable way.
       const unsent = failure !== undefined && !failure.sent;

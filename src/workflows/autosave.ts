@@ -12,6 +12,12 @@ export interface AutosaverOptions<T> {
   readonly debounceMs?: number;
   /** Told of every failed save, including those nobody awaits. The edit stays pending. */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Whether a failed edit stays pending for the next `autosave` or `flush`. An edit refused before
+   * it was sent (invalid, or not allowed in the setup's state) would fail the same way again.
+   * @default always
+   */
+  readonly keepFailed?: (error: unknown) => boolean;
 }
 
 /** What {@link createAutosaver} returns. */
@@ -28,12 +34,18 @@ export interface Autosaver<T> {
    * publishing or leaving the page.
    */
   flush(): Promise<void>;
+  /**
+   * Saves this edit now, in the same queue as the autosaves: it supersedes any edit not yet sent,
+   * waits for the save in flight, and is never overlapped by a later one. Resolves with the result
+   * of the save that stored it (a later edit's, if one superseded it); rejects if that save failed.
+   */
+  saveNow(payload: T): Promise<unknown>;
   /** True while some edit is not yet stored: waiting, in flight, or kept after a failure. */
   pending(): boolean;
 }
 
 interface Waiter {
-  readonly resolve: () => void;
+  readonly resolve: (result: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
 
@@ -58,7 +70,7 @@ interface Edit<T> {
  * await saver.flush(); // before boost: the server has the last edit
  */
 export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
-  const { save, onError, debounceMs = SPEC.autosaveDebounceMs } = options;
+  const { save, onError, keepFailed, debounceMs = SPEC.autosaveDebounceMs } = options;
   if (!(debounceMs >= 0 && Number.isFinite(debounceMs)))
     throw new ValidationError([{ field: "debounceMs", message: "must be a finite number, 0 or more" }]);
 
@@ -66,8 +78,8 @@ export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
   let inFlight: Edit<T> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  function waitFor(edit: Edit<T>): Promise<void> {
-    const done = new Promise<void>((resolve, reject) => edit.waiters.push({ resolve, reject }));
+  function waitFor(edit: Edit<T>): Promise<unknown> {
+    const done = new Promise<unknown>((resolve, reject) => edit.waiters.push({ resolve, reject }));
     done.catch(() => {}); // handled here, so callers may ignore it; those who await still see the rejection
     return done;
   }
@@ -82,12 +94,12 @@ export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
 
   async function send(edit: Edit<T>): Promise<void> {
     try {
-      await save(edit.payload);
-      for (const w of edit.waiters) w.resolve();
+      const result = await save(edit.payload);
+      for (const w of edit.waiters) w.resolve(result);
     } catch (error) {
       // Keep the failed edit unless a newer one already replaces it; it waits for the next
       // autosave or flush rather than retrying on its own against a failing server.
-      next ??= { payload: edit.payload, waiters: [], ready: false };
+      if (keepFailed?.(error) ?? true) next ??= { payload: edit.payload, waiters: [], ready: false };
       for (const w of edit.waiters) w.reject(error);
       report(error);
     } finally {
@@ -106,9 +118,11 @@ export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
 
   return {
     autosave(payload) {
-      // The superseded edit's waiters now wait for this one: it stores their change too.
-      next = { payload, waiters: next?.waiters ?? [], ready: false };
-      const done = waitFor(next);
+      // The superseded edit's waiters now wait for this one: it stores their change too. An edit
+      // asked for at once (saveNow) stays asked for: superseding it does not delay it.
+      next = { payload, waiters: next?.waiters ?? [], ready: next?.ready ?? false };
+      const done = waitFor(next).then(() => undefined);
+      done.catch(() => {});
       clearTimeout(timer);
       timer = setTimeout(() => {
         timer = undefined;
@@ -123,8 +137,18 @@ export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
       timer = undefined;
       const last = next ?? inFlight;
       if (!last) return Promise.resolve();
-      const done = waitFor(last);
+      const done = waitFor(last).then(() => undefined);
+      done.catch(() => {}); // as for autosave: ignoring the promise is safe
       if (next) next.ready = true;
+      sendIfReady();
+      return done;
+    },
+
+    saveNow(payload) {
+      clearTimeout(timer);
+      timer = undefined;
+      next = { payload, waiters: next?.waiters ?? [], ready: true };
+      const done = waitFor(next);
       sendIfReady();
       return done;
     },

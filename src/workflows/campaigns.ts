@@ -6,12 +6,22 @@
 
 import type { AudienceClient } from "../create-client.ts";
 import { ValidationError } from "../errors/validation-error.ts";
+import { pathParamIssues } from "../guards/path-params.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import { isTerminalStatus, poll, statusPollDefaults, taskPollDefaults } from "./poll.ts";
+import { POLL_CALL, pollRetryDelayMs } from "./poll-call.ts";
 
 /** @inline */
 type Client = Pick<AudienceClient, "GET" | "POST" | "PUT" | "config">;
+/** @inline */
+type TaskClient = Client & Pick<AudienceClient, "hasSentClientCampaignStatus">;
+
+/** A poll's retries: its own schedule, as many failed fetches in a row as the client's attempts (Section 8.2, 8.5). */
+const pollRetries = (client: Client) => ({
+  retryDelayMs: pollRetryDelayMs,
+  maxFailures: client.config.retry.maxAttempts,
+});
 /** Free-form query-string parameters: values are strings, numbers, booleans or arrays of them. */
 export type QueryParams = Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>;
 
@@ -50,21 +60,42 @@ export interface WaitOptions {
 /**
  * Polls the task of the last client_campaign_status PUT until it is terminal: about every 2 s,
  * backing off (Section 8.5: "task polls use about 2 s with backoff and retry only after a PUT").
+ * The task belongs to that PUT: an eid for which this client has sent none is refused with a
+ * ValidationError, nothing sent. A failed fetch is retried on the poll's schedule, not sooner.
  */
 export function waitForClientCampaignStatusTask(
-  client: Client,
+  client: TaskClient,
   eid: string,
   options: WaitOptions = {},
 ): Promise<unknown> {
   return poll({
     ...taskPollDefaults,
-    fetchStatus: async (signal) =>
-      unwrap(
+    ...pollRetries(client),
+    fetchStatus: async (signal) => {
+      // An invalid eid is reported as such by the call's own validation below.
+      if (pathParamIssues({ eid }, ["eid"]).length === 0 && !client.hasSentClientCampaignStatus(eid)) {
+        throw new ValidationError(
+          [
+            {
+              field: "eid",
+              message: `no PUT /events/{eid}/client_campaign_status was sent for ${JSON.stringify(eid)} by this client: a task poll follows that PUT (Section 8.5); call setClientCampaignStatus first`,
+            },
+          ],
+          {
+            method: "GET",
+            path: "/events/{eid}/client_campaign_status/task",
+            expected: "a task started by this client; nothing was sent",
+          },
+        );
+      }
+      return unwrap(
         await client.GET("/events/{eid}/client_campaign_status/task", {
           params: { path: { eid } },
           ...withSignal(signal),
+          ...POLL_CALL,
         }),
-      ),
+      );
+    },
     isDone: isTerminalStatus(options.terminalStates),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...withSignal(options.signal),
@@ -73,7 +104,8 @@ export function waitForClientCampaignStatusTask(
 
 /**
  * Polls the ad-platform connection status until `isDone`, never more often than every 3 s
- * (Section 8.5); a faster `intervalMs` is raised to 3 s.
+ * (Section 8.5), retries included: a failed fetch is retried after the next 3 s wait, never by the
+ * transport. A faster `intervalMs` is raised to 3 s.
  */
 export function watchAdPlatformConnection(
   client: Client,
@@ -82,12 +114,14 @@ export function watchAdPlatformConnection(
   const adplatform = options.adPlatform ?? client.config.adPlatform;
   return poll({
     ...statusPollDefaults,
+    ...pollRetries(client),
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     fetchStatus: async (signal) =>
       unwrap(
         await client.GET("/integrations/connect/{adplatform}/status", {
           params: { path: adplatform ? { adplatform } : {} },
           ...withSignal(signal),
+          ...POLL_CALL,
         }),
       ),
     isDone: options.isDone ?? isTerminalStatus(options.terminalStates),

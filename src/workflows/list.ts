@@ -11,6 +11,8 @@ export interface ListOptions {
   limit?: number;
   /** Stop after this many items. */
   maxItems?: number;
+  /** Pages fetched at most; reaching it rejects the iteration. @default 10 000 */
+  maxPages?: number;
   /** Aborting stops the iteration; no further page is fetched. */
   signal?: AbortSignal;
 }
@@ -33,11 +35,12 @@ export function pagedList<T>(
     ]);
   }
   // Refused here, at the call, rather than at the first page (paginate checks it too).
-  const rest = pageOptionIssues({ limit, maxItems: options.maxItems });
+  const rest = pageOptionIssues({ limit, maxItems: options.maxItems, maxPages: options.maxPages });
   if (rest.length > 0) throw new ValidationError(rest);
   return paginate<T>({
     limit,
     ...(options.maxItems === undefined ? {} : { maxItems: options.maxItems }),
+    ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
     ...withSignal(options.signal),
     ...(extra.itemsOf ? { itemsOf: extra.itemsOf } : {}),
     fetchPage: async (request) => (extra.single && request.page > 1 ? [] : fetchPage(request)),

@@ -1,5 +1,7 @@
 import { pageItemsOf } from "../assumptions.ts";
+import { AudienceError } from "../errors/audience-error.ts";
 import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
+import { CLIENT_DEFAULTS } from "../limits.ts";
 
 /** What {@link PaginateOptions.fetchPage} is asked for. */
 export interface PageRequest {
@@ -30,6 +32,12 @@ export interface PaginateOptions<T> {
   readonly firstPage?: number;
   /** Stop after this many items, without fetching a page that would go beyond them. */
   readonly maxItems?: number;
+  /**
+   * Pages fetched at most: a server that never ends a list would otherwise keep the iteration
+   * going for ever. Reaching it rejects the iteration, naming the option (never a silent stop).
+   * @default CLIENT_DEFAULTS.maxPages (10 000)
+   */
+  readonly maxPages?: number;
   /** Aborting rejects the iteration with the signal's reason; no further page is fetched. */
   readonly signal?: AbortSignal;
 }
@@ -37,8 +45,10 @@ export interface PaginateOptions<T> {
 /**
  * Iterates over a paginated list (Section 2: `page`, `limit`), one page at a time: a page is
  * fetched only when the consumer reaches it, and only the current page is held in memory.
- * Stops after a short page (fewer than `limit` items), an empty page, `maxItems` items, or when
- * the consumer stops iterating (`break`, `return`, a throw).
+ * Stops after a short page (fewer than `limit` items), an empty page, a page that repeats the
+ * previous one (a server that answers the last page again for any later page, as Django's
+ * `Paginator.get_page()` does), `maxItems` items, or when the consumer stops iterating (`break`,
+ * `return`, a throw); `maxPages` bounds it.
  *
  * @example
  * for await (const event of paginate({
@@ -55,12 +65,23 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
   const issues = pageOptionIssues(options);
   if (issues.length > 0) throw new ValidationError(issues);
 
-  for (let page = options.firstPage ?? 1; remaining > 0; page++) {
+  const maxPages = options.maxPages ?? CLIENT_DEFAULTS.maxPages;
+  let previous: string | undefined; // the previous page, as JSON, to see it repeated
+  const first = options.firstPage ?? 1;
+  for (let page = first; remaining > 0; page++) {
     signal?.throwIfAborted();
+    if (page - first >= maxPages)
+      throw new AudienceError(
+        `the list did not end within ${maxPages} pages (maxPages); the server keeps answering full pages`,
+        { expected: "a short, empty or repeated page" },
+      );
     const body = await fetchPage(signal ? { page, limit, signal } : { page, limit });
     // fetchPage may ignore the signal; an abort during the fetch still ends the iteration here.
     signal?.throwIfAborted();
     const items = itemsOf(body);
+    const seen = signature(items);
+    if (seen !== undefined && seen === previous) return; // the last page, answered again
+    previous = seen;
     for (const item of items) {
       if (remaining <= 0) return;
       remaining--;
@@ -68,6 +89,16 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
       signal?.throwIfAborted(); // the consumer may have aborted while handling the item
     }
     if (items.length === 0 || items.length < limit) return;
+  }
+}
+
+/** A page as JSON, to compare with the next; undefined (never equal) when it cannot be serialized. */
+function signature(items: readonly unknown[]): string | undefined {
+  if (items.length === 0) return undefined;
+  try {
+    return JSON.stringify(items);
+  } catch {
+    return undefined;
   }
 }
 
@@ -79,12 +110,15 @@ export function pageOptionIssues(options: {
   readonly limit: number;
   readonly maxItems?: number | undefined;
   readonly firstPage?: number | undefined;
+  readonly maxPages?: number | undefined;
 }): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (!Number.isInteger(options.limit) || options.limit < 1)
     issues.push({ field: "limit", message: "must be a positive integer" });
   if (options.maxItems !== undefined && !(options.maxItems >= 0))
     issues.push({ field: "maxItems", message: "must be a number, 0 or more (Infinity for no limit)" });
+  if (options.maxPages !== undefined && !(Number.isInteger(options.maxPages) && options.maxPages >= 1))
+    issues.push({ field: "maxPages", message: "must be a positive integer" });
   if (options.firstPage !== undefined && !Number.isInteger(options.firstPage))
     issues.push({ field: "firstPage", message: "must be an integer" });
   return issues;

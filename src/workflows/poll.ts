@@ -28,6 +28,17 @@ export interface PollOptions<T> {
    * @default 0
    */
   readonly minIntervalMs?: number;
+  /**
+   * For a failed fetch: the least wait before fetching again, or undefined when the failure is
+   * final (the poll rejects with it). A retried fetch waits the poll's next interval, or longer.
+   * @default every failure is final
+   */
+  readonly retryDelayMs?: (error: unknown) => number | undefined;
+  /**
+   * Failed fetches in a row after which the poll gives up with the last failure.
+   * @default SPEC.maxAttempts (Section 8.2: 5)
+   */
+  readonly maxFailures?: number;
   /** Overall deadline, fetches included; passing it rejects with {@link TimeoutError}. */
   readonly timeoutMs?: number;
   /** Aborting rejects the poll with the signal's reason. */
@@ -60,6 +71,8 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
     backoff = 1,
     maxIntervalMs = Number.POSITIVE_INFINITY,
     minIntervalMs = 0,
+    retryDelayMs,
+    maxFailures = SPEC.maxAttempts,
   } = options;
   const wait = options.sleep ?? defaultSleep;
   // From JavaScript these may be missing; they would fail later as a bare "is not a function".
@@ -70,12 +83,22 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
 
   const { signal, dispose } = pollSignal(options);
   try {
+    let failures = 0;
     for (let interval = intervalMs; ; interval *= backoff) {
       signal.throwIfAborted();
-      const value = await untilAborted(fetchStatus(signal), signal);
-      if (isDone(value)) return value;
-      const delay = Math.max(minIntervalMs, Math.min(interval, maxIntervalMs, MAX_TIMER_MS));
-      await untilAborted(wait(delay, signal), signal);
+      let least = 0;
+      try {
+        const value = await untilAborted(fetchStatus(signal), signal);
+        if (isDone(value)) return value;
+        failures = 0;
+      } catch (error) {
+        // The poll's own schedule retries a failed fetch (Section 8.5), never faster than it.
+        const retryAfter = signal.aborted ? undefined : retryDelayMs?.(error);
+        if (retryAfter === undefined || ++failures >= maxFailures) throw error;
+        least = retryAfter;
+      }
+      const delay = Math.max(least, minIntervalMs, Math.min(interval, maxIntervalMs, MAX_TIMER_MS));
+      await untilAborted(wait(Math.min(delay, MAX_TIMER_MS), signal), signal);
     }
   } finally {
     dispose();
@@ -135,7 +158,7 @@ export function isTerminalStatus(
 
 type Timing = Pick<
   PollOptions<unknown>,
-  "intervalMs" | "backoff" | "maxIntervalMs" | "minIntervalMs" | "timeoutMs" | "signal"
+  "intervalMs" | "backoff" | "maxIntervalMs" | "minIntervalMs" | "timeoutMs" | "signal" | "maxFailures"
 >;
 
 // A NaN or negative interval would turn the poll into a busy loop against the API, so refuse it.
@@ -155,6 +178,8 @@ function checkTiming(options: Timing): void {
     "must be a finite number, 1 or more",
   );
   // Infinity is allowed for these: no ceiling, no floor worth the name, no deadline.
+  if (options.maxFailures !== undefined && !(Number.isInteger(options.maxFailures) && options.maxFailures >= 1))
+    issues.push({ field: "maxFailures", message: "must be a positive integer" });
   for (const field of ["maxIntervalMs", "minIntervalMs", "timeoutMs"] as const) {
     const value = options[field];
     check(field, value === undefined || value >= 0, "must be a number, 0 or more");

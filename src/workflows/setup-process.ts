@@ -4,12 +4,13 @@
  * and edits of a published cluster.
  */
 import type { components } from "../../generated/schema.ts";
-import { boostTaskIdOf } from "../assumptions.ts";
+import { boostTaskIdOf, isPublishedForm } from "../assumptions.ts";
 import type { AudienceClient } from "../create-client.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { type SetupState, SetupStateError } from "../errors/setup-state-error.ts";
+import { ValidationError } from "../errors/validation-error.ts";
 import { unwrap } from "../unwrap.ts";
-import { createAutosaver } from "./autosave.ts";
+import { type Autosaver, createAutosaver } from "./autosave.ts";
 import type { SetupStates } from "./setup-state.ts";
 
 /** Body of a setup-process create or update (`components["schemas"]["SetupPayload"]`). */
@@ -47,23 +48,46 @@ export interface SetupProcess {
   load(): Promise<unknown>;
   /** Begins a setup (POST, not idempotent: an ambiguous failure is checked, never blindly repeated). */
   create(payload: SetupPayload): Promise<unknown>;
-  /** Saves the draft now (PUT). Refused with SetupStateError once the setup is known to be published. */
+  /**
+   * Saves the draft now (PUT), in the same ordered queue as `autosave`: after the PUT in flight,
+   * never overlapping it, superseding edits not yet sent. Resolves with the stored draft. Refused
+   * with SetupStateError, nothing sent, when the setup is known to be absent or published.
+   */
   update(payload: SetupPayload): Promise<unknown>;
-  /** Debounced (1 s), ordered autosave: the stored draft always ends as the last edit. */
+  /** Debounced (1 s), ordered autosave: the stored draft always ends as the last edit, `update`s included. */
   autosave(payload: SetupPayload): Promise<void>;
-  /** Resolves once the last edit is stored; rejects if storing it failed (the edit stays pending). */
+  /** Resolves once the last edit (of the draft and of each published cluster) is stored; rejects if storing one failed. */
   flush(): Promise<void>;
   /** Flushes pending edits, publishes (boost) and reads the ad-platform connection status. */
   publish(options?: { adPlatform?: string }): Promise<PublishResult>;
   /** Cancels the draft. */
   cancel(): Promise<unknown>;
-  /** Edits one cluster of the published setup (POST /campaigns_setup). */
+  /**
+   * Edits one cluster of the published setup now (POST /campaigns_setup), ordered per
+   * (eid, tc, tc_run_id) like the draft's edits: never two POSTs of one cluster in flight, and the
+   * last edit asked for is the one stored.
+   */
   editPublishedCluster(payload: PublishedClusterEdit): Promise<unknown>;
+  /** Debounced (1 s, Section 8.5), ordered autosave of one published cluster's edits. */
+  autosavePublishedCluster(payload: PublishedClusterEdit): Promise<void>;
 }
 
 // Section 7: "PUT on draft endpoint after publish: rejected (code not given)" — these are the
-// statuses a rejection of that kind plausibly takes; see assumptions in README.
+// statuses a rejection of that kind plausibly takes; see assumptions in README. The status alone
+// proves nothing (a 400 is also a field error): see publishedEvidence.
 const PUT_REJECTED = new Set([400, 405, 409, 412, 422]);
+
+/**
+ * Whether a rejected PUT is the "after publish" rejection: only when the client knows the setup
+ * is published, or the response says so — a published form of the setup in the body, or an
+ * error code that names publication (the code is not documented; see assumptions in README).
+ */
+function publishedEvidence(error: ApiError, state: SetupState): boolean {
+  return state === "published" || isPublishedForm(error.body) || /publish/i.test(error.code ?? "");
+}
+
+/** A failed edit stays pending for the next save, unless it was refused before sending: it would be refused again. */
+const keepFailed = (error: unknown): boolean => !(error instanceof ValidationError || error instanceof SetupStateError);
 
 export function createSetupProcess(
   client: AudienceClient,
@@ -72,18 +96,19 @@ export function createSetupProcess(
   debounceMs?: number,
 ): SetupProcess {
   const path = { eid };
-  const update = async (payload: SetupPayload): Promise<unknown> => {
+  const put = async (payload: SetupPayload): Promise<unknown> => {
     const result = await client.PUT("/setup_processes/{eid}", { params: { path }, body: payload });
     if (result.response.ok) return result.data;
     try {
       return unwrap(result);
     } catch (error) {
-      if (error instanceof ApiError && PUT_REJECTED.has(error.status)) {
+      if (error instanceof ApiError && PUT_REJECTED.has(error.status) && publishedEvidence(error, states.get(eid))) {
+        states.set(eid, "published");
         throw new SetupStateError(
           `PUT /setup_processes/${eid} was rejected (HTTP ${error.status}); the draft endpoint works only while the setup is unpublished — edits of a published setup use POST /campaigns_setup (Section 3)`,
           {
             eid,
-            state: states.get(eid),
+            state: "published",
             status: error.status,
             requestId: error.requestId,
             method: "PUT",
@@ -98,10 +123,25 @@ export function createSetupProcess(
       throw error;
     }
   };
-  const autosaver = createAutosaver<SetupPayload>({
-    save: update,
-    ...(debounceMs === undefined ? {} : { debounceMs }),
-  });
+  const timing = debounceMs === undefined ? {} : { debounceMs };
+  // One queue for every edit of the draft: autosave, update and flush (Section 3: edits must not
+  // overlap, or they land out of order).
+  const autosaver = createAutosaver<SetupPayload>({ save: put, keepFailed, ...timing });
+  // One queue per published cluster, keyed by (tc, tc_run_id) under this eid (Section 3, 8.5).
+  const clusterSavers = new Map<string, Autosaver<PublishedClusterEdit>>();
+  const clusterSaver = (edit: PublishedClusterEdit): Autosaver<PublishedClusterEdit> => {
+    const key = JSON.stringify([edit?.tc, edit?.tc_run_id]);
+    let saver = clusterSavers.get(key);
+    if (!saver) {
+      saver = createAutosaver<PublishedClusterEdit>({
+        save: async (payload) => unwrap(await client.POST("/campaigns_setup", { body: { ...payload, eid } })),
+        keepFailed,
+        ...timing,
+      });
+      clusterSavers.set(key, saver);
+    }
+    return saver;
+  };
 
   return {
     eid,
@@ -115,9 +155,12 @@ export function createSetupProcess(
     async create(payload) {
       return unwrap(await client.POST("/setup_processes/{eid}", { params: { path }, body: payload }));
     },
-    update,
+    update: (payload) => autosaver.saveNow(payload),
     autosave: (payload) => autosaver.autosave(payload),
-    flush: () => autosaver.flush(),
+    async flush() {
+      const all = [autosaver, ...clusterSavers.values()].map((saver) => saver.flush());
+      for (const result of await Promise.allSettled(all)) if (result.status === "rejected") throw result.reason;
+    },
     async publish(options = {}) {
       await autosaver.flush();
       const result = await client.POST("/setup_processes/{eid}/boost", { params: { path } });
@@ -142,8 +185,7 @@ export function createSetupProcess(
     async cancel() {
       return unwrap(await client.DELETE("/setup_processes/{eid}", { params: { path } }));
     },
-    async editPublishedCluster(payload) {
-      return unwrap(await client.POST("/campaigns_setup", { body: { ...payload, eid } }));
-    },
+    editPublishedCluster: (payload) => clusterSaver(payload).saveNow(payload),
+    autosavePublishedCluster: (payload) => clusterSaver(payload).autosave(payload),
   };
 }

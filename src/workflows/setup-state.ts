@@ -45,6 +45,11 @@ export class SetupStates {
         expected: "a call the setup's state allows; nothing was sent",
       });
     };
+    if (key === `PUT ${SETUP}` && state === "none") {
+      refuse(
+        `Setup ${eid} has no draft to update: create it first with POST /setup_processes/{eid} (setupProcess(eid).create) — Section 3`,
+      );
+    }
     if (key === `PUT ${SETUP}` && state === "published") {
       refuse(
         `Setup ${eid} is published: the draft endpoint no longer applies. Edit a published cluster with POST /campaigns_setup (setupProcess(eid).editPublishedCluster) — Section 3 rules 1–2`,
@@ -58,6 +63,16 @@ export class SetupStates {
     if ((key === `POST ${SETUP}/boost` || key === `DELETE ${SETUP}`) && state === "none") {
       refuse(
         `Setup ${eid} has no draft to ${op.method === "DELETE" ? "cancel" : "publish"}: create it first with POST /setup_processes/{eid}`,
+      );
+    }
+    if (key === `POST ${SETUP}/boost` && state === "published") {
+      refuse(
+        `Setup ${eid} is already published: publishing applies to a draft; edit a published cluster with POST /campaigns_setup — Section 3`,
+      );
+    }
+    if (key === `DELETE ${SETUP}` && state === "published") {
+      refuse(
+        `Setup ${eid} is published: cancel (DELETE /setup_processes/{eid}) removes a draft only, and the draft endpoint no longer applies — Section 3`,
       );
     }
   }

@@ -141,3 +141,54 @@ describe("generation in a scratch copy of the repository", () => {
     }
   });
 });
+
+/** Issue 12 item 10: value constraints Sections 2–4 never state live in the local overlay, each with its reason. */
+describe("constraints the specification does not state", () => {
+  const KEYWORDS = [
+    "minimum",
+    "exclusiveMinimum",
+    "maximum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "pattern",
+  ];
+  /** Every (JSON pointer, keyword, value) of a constraint keyword in `doc`. */
+  function constraints(doc: unknown, at = ""): string[] {
+    if (!doc || typeof doc !== "object") return [];
+    return Object.entries(doc).flatMap(([k, v]) =>
+      KEYWORDS.includes(k) && (typeof v === "number" || typeof v === "string")
+        ? [`${at} ${k}=${v}`]
+        : constraints(v, `${at}/${k}`),
+    );
+  }
+
+  it("the vendor file holds none: Sections 2–4 give types, formats and enums only", async () => {
+    const vendor = parse(await readFile(join(root, "openapi", "audience-intelligence.yaml"), "utf8"));
+    expect(constraints(vendor)).toEqual([]);
+  });
+
+  it("the merged description holds only the kept ones: no sold/revenue ≥ 0, non-empty tickets or response bounds", async () => {
+    const merged = JSON.parse(await readFile(join(root, "generated", "openapi.json"), "utf8"));
+    const found = constraints(merged);
+    for (const dropped of ["TicketRow", "TransactionSummary/properties/tickets", "TotalUnread"])
+      expect(found.filter((c) => c.includes(`/${dropped}/`) || c.includes(`/${dropped} `))).toEqual([]);
+    expect(found).toContain("/components/schemas/SetupPayload/properties/total_budget exclusiveMinimum=0");
+    const overlay = await readFile(join(root, "openapi", "overlays", "20-local.overlay.yaml"), "utf8");
+    // each kept constraint is an overlay action with a comment giving its reason above it
+    const kept = (
+      parse(overlay) as { actions: Array<{ target: string; update?: Record<string, unknown> }> }
+    ).actions.filter((a) => a.update && KEYWORDS.some((k) => k in (a.update as object)));
+    expect(kept.length).toBeGreaterThan(0);
+    for (const action of kept) {
+      const line = overlay.split("\n").findIndex((l) => l.includes(`target: ${action.target}`));
+      const above = overlay.split("\n").slice(0, line).reverse();
+      expect(
+        above.find((l) => !/^\s*- target:|^\s+update:|^\s+\w+: /.test(l)),
+        action.target,
+      ).toMatch(/^\s*#/);
+    }
+  });
+});

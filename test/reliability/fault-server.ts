@@ -21,6 +21,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { API_PREFIX, apiRelative } from "../support/recording-server.ts";
 
 /** Every kind of answer the server can give an attempt. */
 export const FAULT_KINDS = [
@@ -147,6 +148,12 @@ export interface FaultStats {
   readonly maxInFlightInEpisode: number;
   readonly episodes: number;
   readonly requestsInEpisode: number;
+  /**
+   * Checks of the client's concurrency cap right after it reacted to a 429: `judged` ran inside the
+   * quiet period (the cap must then be reduced), `late` did not (the process was paused for longer
+   * than the quiet period between the 429 and the check: a cap back at 8 is then correct).
+   */
+  readonly capChecks: { readonly judged: number; readonly late: number };
   /** Writes applied per resource (draft creates, ingests, campaigns). */
   readonly creations: Readonly<Record<"drafts" | "ingests" | "campaigns", number>>;
   readonly duplicates: readonly string[];
@@ -242,6 +249,7 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
 
   // 429 episodes as the client lived them: from just after it saw the 429 until its quiet period ended.
   const episodes: Array<{ from: number; until: number }> = [];
+  const capChecks = { judged: 0, late: 0 };
   let attached: { concurrency(): { limit: number } } | undefined;
   const inEpisode = (t: number): boolean => episodes.slice(-8).some((e) => t >= e.from && t < e.until);
   let probeSeq = 0;
@@ -259,14 +267,25 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
     }
     if (response.status !== 429) return response;
     // Read the 429 whole here, so that the client's own read of it (and its limiter's reaction,
-    // rateLimited()) happens in microtasks, all done before the setImmediate below marks the episode.
+    // rateLimited()) happens in microtasks. A tick queued from this microtask runs once the
+    // microtask queue is empty — after that reaction, and before any timer or I/O callback — so
+    // the check no longer waits behind the other calls' callbacks as a setImmediate did (one run
+    // in three saw the 50 ms quiet period checked 81 ms after the 429, and the cap back at 8).
     const body = await response.arrayBuffer().catch(() => new ArrayBuffer(0));
     const seenAt = Date.now();
-    setImmediate(() => {
-      const limit = attached?.concurrency().limit;
-      if (limit !== undefined && limit > reducedCap)
-        violations.push(`after a 429 the client's concurrency cap was ${limit}, not ≤ ${reducedCap}`);
-      episodes.push({ from: Date.now(), until: seenAt + quietPeriodMs });
+    process.nextTick(() => {
+      const now = Date.now();
+      // The client saw the 429 at or after seenAt: while the quiet period since then lasts, its
+      // cap must be reduced. Past it (only if the process was paused that long), 8 is correct.
+      if (now - seenAt < quietPeriodMs) {
+        capChecks.judged++;
+        const limit = attached?.concurrency().limit;
+        if (limit !== undefined && limit > reducedCap)
+          violations.push(`after a 429 the client's concurrency cap was ${limit}, not ≤ ${reducedCap}`);
+      } else {
+        capChecks.late++;
+      }
+      episodes.push({ from: now, until: seenAt + quietPeriodMs });
     });
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
@@ -291,7 +310,7 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
   function handle(req: IncomingMessage, res: ServerResponse, body: string): void {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const method = req.method ?? "GET";
-    const path = url.pathname;
+    const path = apiRelative(url.pathname);
     const probe = Number(req.headers["x-fault-probe"] ?? -++probeSeq);
     const partner = req.headers["x-preferred-partner-id"] !== undefined;
     const episode = req.headers["x-fault-episode"] === "1";
@@ -559,7 +578,7 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}${API_PREFIX}`,
     seed,
     partnerId: PARTNER,
     credentials: { username: "ops@acme.test", password },
@@ -590,6 +609,7 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
       maxInFlightInEpisode,
       episodes: episodes.length,
       requestsInEpisode,
+      capChecks: { ...capChecks },
       creations: { ...creations },
       duplicates: [...duplicates],
       violations: [...violations],

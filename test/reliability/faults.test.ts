@@ -228,6 +228,9 @@ function check(s: FaultServer, client: AudienceClient, outcomes: readonly Outcom
   if (stats.maxInFlight > 8) fail(`server saw ${stats.maxInFlight} partner calls in flight (max 8)`);
   if (stats.maxInFlightInEpisode > 4)
     fail(`server saw ${stats.maxInFlightInEpisode} in flight during a 429 episode (max 4)`);
+  // The cap check after each 429 (fault-server.ts) must have been judged, not only skipped as late.
+  if (stats.faultsByKind["429"] && stats.capChecks.judged === 0)
+    fail(`no 429 had its cap checked inside the quiet period (${stats.capChecks.late} late)`);
   // 4. Zero duplicate creations from non-idempotent writes.
   for (const d of stats.duplicates) fail(`duplicate: ${d}`);
   // 6. One sign-in; refreshes exactly as often as 401s revoked the token.
@@ -328,6 +331,7 @@ async function faultRun(seed: number, mix: Mix, ratePacing: boolean): Promise<Ru
     maxInFlightAll: stats.maxInFlightAll,
     maxInFlightIn429Episode: stats.maxInFlightInEpisode,
     episodes: stats.episodes,
+    capChecks: stats.capChecks,
     requestsIn429Episodes: stats.requestsInEpisode,
     creations: stats.creations,
     duplicates: stats.duplicates.length,

@@ -104,7 +104,7 @@ describe("deep nesting: a correct result or a typed error, never a RangeError", 
   it("200 000 invalid ticket rows are one ValidationError naming the body, nothing sent", async () => {
     server = await startRecordingServer((_req, res) => json(res, 200, {}));
     const client = createAudienceClient({ baseUrl: server.url, session, partnerId: "partner-id-acme" });
-    const tickets = Array.from({ length: 200_000 }, () => ({ type: "", sold: -1, revenue: -1 }));
+    const tickets = Array.from({ length: 200_000 }, () => ({ type: 1, sold: "x", revenue: "y" }) as never);
     const error = await ingestTransactionSummary(client, {
       eid: "evt-1",
       from: "2027-01-01",
@@ -132,7 +132,7 @@ describe("deep nesting: a correct result or a typed error, never a RangeError", 
   it("20 000 invalid ticket rows: every issue is listed", async () => {
     server = await startRecordingServer((_req, res) => json(res, 200, {}));
     const client = createAudienceClient({ baseUrl: server.url, session, partnerId: "partner-id-acme" });
-    const tickets = Array.from({ length: 20_000 }, () => ({ type: "", sold: -1, revenue: -1 }));
+    const tickets = Array.from({ length: 20_000 }, () => ({ type: 1, sold: "x", revenue: "y" }) as never);
     const error = await ingestTransactionSummary(client, {
       eid: "evt-1",
       from: "2027-01-01",

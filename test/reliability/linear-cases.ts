@@ -10,6 +10,7 @@ import { jsonBodyIssues } from "../../src/guards/json-body.ts";
 import { idIssues } from "../../src/guards/path-params.ts";
 import { rawPathIssues } from "../../src/guards/raw-path.ts";
 import { decodeJwtPayload } from "../../src/internal/jwt.ts";
+import { notForPartnerTokens } from "../../src/internal/not-for-partner-tokens.ts";
 import { createOperationMatcher } from "../../src/internal/operation-matcher.ts";
 import { terminalSafe } from "../../src/internal/terminal-text.ts";
 import { normalizeOptions } from "../../src/options.ts";
@@ -124,8 +125,9 @@ export const cases: Record<string, LinearCase> = {
   // Caller data: the base URL, request paths and ids.
   "base url: trailing slashes": linear({
     n: 5_000,
-    input: (n) => `http://127.0.0.1${"/".repeat(n)}x`,
-    run: (baseUrl: string) => normalizeOptions({ baseUrl, session: { accessToken: "token-for-a-test" } }),
+    input: (n) => `http://127.0.0.1${"/".repeat(n)}api/v3`,
+    run: (baseUrl: string) =>
+      swallow(() => normalizeOptions({ baseUrl, session: { accessToken: "token-for-a-test" } })),
   }),
   "adPlatform: nested percent-encoding": linear({
     n: 5_000,
@@ -138,6 +140,11 @@ export const cases: Record<string, LinearCase> = {
           adPlatform,
         }),
       ),
+  }),
+  "raw path to an endpoint not for partner tokens: trailing slashes": linear({
+    n: 5_000,
+    input: (n) => `/campaign_results${"/".repeat(n)}x`,
+    run: (path: string) => notForPartnerTokens(path),
   }),
   "operation matcher: long segment": linear({
     n: 20_000,

@@ -5,9 +5,19 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** The path prefix the servers answer under, as the real API does (Section 1, 9.1: `/api/v3`). */
+export const API_PREFIX = "/api/v3";
+
+/** A request path with the API prefix removed, so tests read `/events/` as the API documents it. */
+export function apiRelative(path: string): string {
+  return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`) ? path.slice(API_PREFIX.length) || "/" : path;
+}
+
 export interface RecordedRequest {
   method: string;
+  /** Path and query, relative to the API prefix (`/events/?page=1`); other paths as received. */
   url: string;
+  /** Path relative to the API prefix (`/events/`); other paths (`/api/media/media`) as received. */
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage["headers"];
@@ -18,7 +28,10 @@ export interface RecordedRequest {
 export type Handler = (req: RecordedRequest, res: ServerResponse) => void | Promise<void>;
 
 export interface RecordingServer {
+  /** The base address a client is given: `http://127.0.0.1:<port>/api/v3`. */
   url: string;
+  /** `http://127.0.0.1:<port>`. */
+  origin: string;
   requests: RecordedRequest[];
   /** Requests being handled right now, and the most seen at once. */
   inFlight: () => number;
@@ -46,8 +59,8 @@ export async function startRecordingServer(initial?: Handler): Promise<Recording
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const record: RecordedRequest = {
         method: req.method ?? "GET",
-        url: req.url ?? "/",
-        path: url.pathname,
+        url: apiRelative(url.pathname) + url.search,
+        path: apiRelative(url.pathname),
         query: url.searchParams,
         headers: req.headers,
         body: Buffer.concat(chunks).toString("utf8"),
@@ -66,7 +79,8 @@ export async function startRecordingServer(initial?: Handler): Promise<Recording
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${port}${API_PREFIX}`,
+    origin: `http://127.0.0.1:${port}`,
     requests,
     inFlight: () => inFlight,
     maxInFlight: () => maxInFlight,

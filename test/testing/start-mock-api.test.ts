@@ -27,8 +27,8 @@ describe("startMockApi", () => {
   it("serves the merged description with its examples on 127.0.0.1, for a client with an access token; close() stops it", async () => {
     const api = await startMockApi();
     try {
-      expect(api.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(api.mediaUrl).toBe(api.baseUrl);
+      expect(api.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v3$/);
+      expect(api.mediaUrl).toBe(`${new URL(api.baseUrl).origin}/api/media`);
       const client = createAudienceClient({
         baseUrl: api.baseUrl,
         mediaUrl: api.mediaUrl,

@@ -279,16 +279,17 @@ describe("createAutosaver", () => {
 });
 
 describe("createAutosaver under random save latencies (fc.scheduler)", () => {
-  type Step = { kind: "edit" | "flush"; pauseMs: number };
+  // saveNow is `setupProcess(eid).update`: the same queue as the autosaves (issue 12 item 1).
+  type Step = { kind: "edit" | "saveNow" | "flush"; pauseMs: number };
   const steps = fc.array(
     fc.record({
-      kind: fc.constantFrom<Step["kind"]>("edit", "edit", "edit", "flush"),
+      kind: fc.constantFrom<Step["kind"]>("edit", "edit", "saveNow", "edit", "flush"),
       pauseMs: fc.integer({ min: 0, max: 30 }),
     }),
     { maxLength: 15 },
   );
 
-  it("stores the last edit, with at most one save in flight and saves applied in edit order", async () => {
+  it("stores the last edit, autosaves and saveNow mixed, with at most one save in flight and saves applied in edit order", async () => {
     await fc.assert(
       fc.asyncProperty(fc.scheduler(), steps, fc.array(fc.boolean(), { maxLength: 6 }), async (s, steps, failures) => {
         vi.useFakeTimers();
@@ -317,10 +318,10 @@ describe("createAutosaver under random save latencies (fc.scheduler)", () => {
             steps.map((step, i) => ({
               label: `${step.kind} #${i}, then ${step.pauseMs} ms`,
               builder: async () => {
-                if (step.kind === "edit") {
+                if (step.kind !== "flush") {
                   lastEdit = i;
                   unsettled++;
-                  saver.autosave(i).then(
+                  (step.kind === "edit" ? saver.autosave(i) : saver.saveNow(i)).then(
                     () => {
                       unsettled--;
                       if (server.stored < i) violations.push(`edit ${i} resolved while ${server.stored} was stored`);

@@ -29,6 +29,25 @@ describe("options are normalized once", () => {
     expect(() => createAudienceClient({ credentials, ...extra } as never)).toThrow(message);
   });
 
+  // Issue 12 item 11 (Section 1, 9.1): the base address includes the version segment.
+  it.each([
+    "https://api.example.test/",
+    "https://api.example.test",
+    "https://api.example.test/api",
+    "https://api.example.test/api/v2",
+    "https://api.example.test/api/v3/events",
+  ])("refuses baseUrl %s: it must end with /api/v3, and the message shows the expected form", (baseUrl) => {
+    expect(() => createAudienceClient({ credentials, baseUrl })).toThrow(TypeError);
+    expect(() => createAudienceClient({ credentials, baseUrl })).toThrow(
+      /"baseUrl" must end with the version segment \/api\/v3, e\.g\. https:\/\/<host>\/api\/v3/,
+    );
+  });
+
+  it("accepts a baseUrl ending with /api/v3, with or without a trailing slash or a gateway prefix", () => {
+    for (const baseUrl of [base, `${base}/`, "https://gw.example.test/tenant/api/v3"])
+      expect(createAudienceClient({ credentials, baseUrl }).config.baseUrl.pathname).toMatch(/\/api\/v3$/);
+  });
+
   it("accepts maxPageLimit up to its ceiling, and ad-platform segments that only look encoded", () => {
     const client = createAudienceClient({
       baseUrl: base,

@@ -150,3 +150,50 @@ describe("paginate", () => {
     await expect(collect(paginate({ limit: 1, fetchPage: () => Promise.reject(failure) }))).rejects.toBe(failure);
   });
 });
+
+describe("pagination ends on a repeated page (issue 12 item 8)", () => {
+  it("listEvents against a server answering the last full page again (Django get_page) yields each event once", async () => {
+    const { createAudienceClient, listEvents } = await import("../../src/index.ts");
+    const { startFakeApi } = await import("../support/fake-api.ts");
+    const { json } = await import("../support/recording-server.ts");
+    const api = await startFakeApi();
+    try {
+      const events = Array.from({ length: 30 }, (_, i) => ({ id: `evt-${i + 1}` }));
+      api.route((req, res) => {
+        const limit = Number(req.query.get("limit"));
+        const last = Math.ceil(events.length / limit);
+        const page = Math.min(Number(req.query.get("page")), last); // get_page(): past the end, the last page
+        return json(res, 200, { items: events.slice((page - 1) * limit, page * limit) });
+      });
+      const client = createAudienceClient({ baseUrl: api.url, credentials: { username: "u", password: "pw-pages" } });
+      const seen: string[] = [];
+      for await (const event of listEvents(client, { limit: 10 })) {
+        seen.push(event.id as string);
+        if (seen.length >= 100) break; // today's loop never ends: fail instead of hanging
+      }
+      expect(seen).toEqual(events.map((e) => e.id));
+      expect(api.calls().map((r) => r.query.get("page"))).toEqual(["1", "2", "3", "4"]);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("stops at maxPages with an error naming it, when every page is new and full", async () => {
+    const list = fakeList(Number.POSITIVE_INFINITY);
+    const seen: unknown[] = [];
+    const error = await (async () => {
+      for await (const item of paginate({ fetchPage: list.fetchPage, limit: 2, maxPages: 5 })) {
+        seen.push(item);
+        if (seen.length > 100) return; // without a bound the list never ends: fail instead of hanging
+      }
+    })().catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/did not end within 5 pages \(maxPages\)/);
+    expect(seen).toHaveLength(10);
+    expect(list.requests).toHaveLength(5);
+  });
+
+  it("two different full pages in a row are both read (only a repeat of the previous page ends the list)", async () => {
+    const list = fakeList(40);
+    expect(await collect(paginate({ fetchPage: list.fetchPage, limit: 10 }))).toHaveLength(40);
+  });
+});

@@ -198,3 +198,54 @@ describe("isTerminalStatus", () => {
     expect(isReady({ status: "DONE" })).toBe(false);
   });
 });
+
+describe("poll retries on its own schedule (issue 12 item 6)", () => {
+  it("retries a retryable failure after the next wait, at least the failure's own delay, and gives up after maxFailures", async () => {
+    const { waits, sleep } = fakeSleep();
+    let calls = 0;
+    const failing = new Error("503");
+    const value = await poll({
+      ...statusPollDefaults,
+      sleep,
+      isDone,
+      retryDelayMs: (error) => (error === failing ? (calls === 2 ? 7_000 : 0) : undefined),
+      fetchStatus: async () => {
+        calls++;
+        if (calls <= 2) throw failing;
+        return { status: "DONE" };
+      },
+    });
+    expect(value).toEqual({ status: "DONE" });
+    expect(waits).toEqual([3_000, 7_000]);
+
+    const tries = { n: 0 };
+    const error = await poll({
+      ...statusPollDefaults,
+      sleep,
+      isDone,
+      maxFailures: 3,
+      retryDelayMs: () => 0,
+      fetchStatus: async () => {
+        tries.n++;
+        throw failing;
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBe(failing);
+    expect(tries.n).toBe(3);
+  });
+
+  it("a failure retryDelayMs calls final rejects at once", async () => {
+    const { waits, sleep } = fakeSleep();
+    const final = new Error("404");
+    await expect(
+      poll({
+        ...statusPollDefaults,
+        sleep,
+        isDone,
+        retryDelayMs: () => undefined,
+        fetchStatus: () => Promise.reject(final),
+      }),
+    ).rejects.toBe(final);
+    expect(waits).toEqual([]);
+  });
+});

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createAudienceClient, isAudienceError, unwrap } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
-import { json } from "../support/recording-server.ts";
+import { apiRelative, json } from "../support/recording-server.ts";
 import { echoForms, findSecret } from "../support/secret-forms.ts";
 
 let api: FakeApi;
@@ -126,7 +126,7 @@ describe.each(passwords)("redaction of every encoding (password %j)", (password)
       logger,
       retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
       fetch: async (request) => {
-        if (new URL(request.url).pathname.startsWith("/auth")) return fetch(request);
+        if (apiRelative(new URL(request.url).pathname).startsWith("/auth")) return fetch(request);
         token = request.headers.get("authorization") ?? "";
         const inner = new Error(`socket closed for ${token} (${encodeURIComponent(password)})`);
         throw new TypeError(`fetch failed: ${Buffer.from(token).toString("base64")}`, { cause: inner });

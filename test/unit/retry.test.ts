@@ -174,7 +174,7 @@ describe("retry (Section 8.2–8.3)", () => {
   it("retries a refused connection (nothing was sent), even for a write that is never repeated", async () => {
     const port = await freePort();
     const client = createAudienceClient({
-      baseUrl: `http://127.0.0.1:${port}`,
+      baseUrl: `http://127.0.0.1:${port}/api/v3`,
       session: { accessToken: "t-unused-1234", idToken: "x" },
       partnerId: "partner-id-acme",
       retry: { ...fast, maxAttempts: 3 },

@@ -59,7 +59,7 @@ describe("secrets never leak", () => {
     await capture(client.GET("/events/{eid}", { params: { path: { eid: ".." } } })); // validation
     await capture(client.POST("/auth", { body: { username: "x", password: "" } })); // validation of sign-in
     const refused = createAudienceClient({
-      baseUrl: `http://127.0.0.1:${await freePort()}`,
+      baseUrl: `http://127.0.0.1:${await freePort()}/api/v3`,
       credentials: { username: "u", password },
       retry: { maxAttempts: 1 },
     });

@@ -158,7 +158,7 @@ describe("tracing (option tracer)", () => {
     const port = await freePort();
     const t = tracing();
     const client = createAudienceClient({
-      baseUrl: `http://127.0.0.1:${port}`,
+      baseUrl: `http://127.0.0.1:${port}/api/v3`,
       session,
       partnerId: "partner-id-acme",
       retry: { ...fast, maxAttempts: 2 },

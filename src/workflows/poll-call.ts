@@ -1,0 +1,24 @@
+/**
+ * How the poll helpers call the API (Section 8.5): a poll's own schedule governs its retries. Each
+ * fetch of a status or task is one attempt (the transport does not retry it a few hundred ms later,
+ * which would poll faster than the schedule allows); a failure that a retry may cure is instead
+ * retried by the poll, after its next wait.
+ */
+import { ApiError, RateLimitError } from "../errors/api-error.ts";
+import { NetworkError } from "../errors/network-error.ts";
+import { SPEC } from "../limits.ts";
+
+/** Spread into a call's init: no transport retries for this call (read in transport/retry-policy.ts). */
+export const POLL_CALL = Object.freeze({ transportRetries: false as const });
+
+/**
+ * The least wait before the poll fetches again after `error`, or undefined when the error is
+ * final. Retryable as in Section 8.2 (429, 500, 502, 503, 504, no response); after a 429 the wait
+ * is at least its Retry-After, or the Section 8.3 wait of 5 s when there is none.
+ */
+export function pollRetryDelayMs(error: unknown): number | undefined {
+  if (error instanceof RateLimitError) return error.retryAfterMs ?? SPEC.rateLimitWaitMinMs;
+  if (error instanceof ApiError) return SPEC.retryableStatuses.includes(error.status) ? 0 : undefined;
+  if (error instanceof NetworkError) return 0;
+  return undefined;
+}

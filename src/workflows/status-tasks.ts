@@ -1,0 +1,28 @@
+/**
+ * Section 8.5: "task polls ... retry only after a PUT". The task of
+ * `/events/{eid}/client_campaign_status/task` belongs to the PUT that started it, so the client
+ * remembers, per eid, that it has sent `PUT /events/{eid}/client_campaign_status` (the server
+ * answered it, whatever the status); `waitForClientCampaignStatusTask` polls only such an eid.
+ */
+import type { CallHooks } from "../create-client.ts";
+
+const STATUS_PUT = "PUT /events/{eid}/client_campaign_status";
+
+export class StatusTaskStarts {
+  readonly #eids = new Set<string>();
+
+  /** Whether this client has sent the status PUT for `eid`. */
+  has(eid: string): boolean {
+    return this.#eids.has(eid);
+  }
+
+  /** Learns the eids of the status PUTs that reached the server. */
+  hooks(): CallHooks {
+    return {
+      after: ({ op, params }) => {
+        const eid = params?.path?.eid;
+        if (`${op.method} ${op.path}` === STATUS_PUT && typeof eid === "string") this.#eids.add(eid);
+      },
+    };
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Raw calls, issue 12 items 7 and 9: the page cap holds for paths outside the description too;
+ * the two endpoints partner tokens cannot use (Section 4, 7) are refused before sending; a 403
+ * with another code than the partner-header case is not a PartnerAccessError; a 401 saying the
+ * endpoint is not for this token does not refresh and replay.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  ApiError,
+  AuthenticationError,
+  createAudienceClient,
+  PartnerAccessError,
+  unwrap,
+  ValidationError,
+} from "../../src/index.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
+import { json } from "../support/recording-server.ts";
+
+let api: FakeApi;
+afterEach(() => api?.close());
+const credentials = { username: "u", password: "pw-raw" };
+const make = () => createAudienceClient({ baseUrl: api.url, credentials, partnerId: "partner-id-acme" });
+// Paths outside the description are not in the call's types.
+type Untyped = (path: string, init?: unknown) => Promise<{ response: Response; error?: unknown }>;
+
+describe("no bulk read asks for more than the page cap (issue 12 item 7)", () => {
+  it.each([
+    ["GET", "/campaigns/", { limit: 10_000 }],
+    ["GET", "/campaigns/", { limit: "10000" }],
+    ["GET", "/events/{eid}/available_events_for_series", { limit: [10, 5000] }],
+  ])("refuses %s %s with %j, nothing sent", async (method, path, query) => {
+    api = await startFakeApi();
+    const client = make();
+    const call = (method === "GET" ? client.GET : client.POST) as unknown as Untyped;
+    const error = await call(path, { params: { path: { eid: "e1" }, query } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues[0]).toMatchObject({ field: "query.limit" });
+    expect((error as Error).message).toMatch(/at most 100.*Section 8\.5/);
+    expect(api.requests).toHaveLength(0);
+    // the client stays usable: a page within the cap goes out
+    await (client.GET as unknown as Untyped)("/campaigns/", { params: { query: { limit: 100 } } });
+    expect(api.calls().map((r) => r.url)).toEqual(["/campaigns/?limit=100"]);
+  });
+});
+
+describe("the endpoints partner tokens cannot use (issue 12 item 9)", () => {
+  it.each([
+    "/campaign_results/",
+    "/campaign_results",
+    "/campaigns/by_partner_id",
+    "/campaigns/by_partner_id/",
+    "/campaign%5Fresults/",
+  ])(
+    "refuses a raw call to %s with a ValidationError naming the per-event results endpoint, nothing sent",
+    async (path) => {
+      api = await startFakeApi();
+      const error = await (make().GET as unknown as Untyped)(path).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as Error).message).toMatch(/not for partner tokens/);
+      expect((error as Error).message).toContain("/integrations/{adplatform}/events/{eid}/campaign_results");
+      expect(api.requests).toHaveLength(0);
+    },
+  );
+
+  it.each(["error.auth.not_authorized", "error.unauthorized", "error.some.other_rule"])(
+    "a 403 with the code %s is an ApiError with that code, not a PartnerAccessError",
+    async (code) => {
+      api = await startFakeApi();
+      api.route((_req, res) => json(res, 403, { code }, { "x-request-id": "req-403" }));
+      const error = await make()
+        .GET("/events/", {})
+        .then(unwrap)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).not.toBeInstanceOf(PartnerAccessError);
+      expect(error).toMatchObject({ status: 403, code, requestId: "req-403" });
+    },
+  );
+
+  it("a 403 without a code (or naming the partner) is the partner-header case: PartnerAccessError", async () => {
+    api = await startFakeApi();
+    let n = 0;
+    api.route((_req, res) => json(res, 403, n++ === 0 ? {} : { code: "error.auth.partner_not_allowed" }));
+    const client = make();
+    for (let i = 0; i < 2; i++) {
+      const error = await client
+        .GET("/events/", {})
+        .then(unwrap)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PartnerAccessError);
+    }
+  });
+
+  it("a 401 error.auth.missing_token from /campaigns/by_partner_id does not refresh and replay", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 401, { code: "error.auth.missing_token" }, { "x-request-id": "req-401" }));
+    const client = make();
+    // A user's middleware is the one way a call still reaches the path (the raw call is refused).
+    client.use({
+      onRequest: ({ request }) => new Request(request.url.replace(/\/events\/$/, "/campaigns/by_partner_id"), request),
+    });
+    const error = await client
+      .GET("/events/", {})
+      .then(unwrap)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as Error).message).toMatch(/not for partner tokens/);
+    expect(api.refreshes()).toBe(0);
+    expect(api.calls().map((r) => r.path)).toEqual(["/campaigns/by_partner_id"]);
+  });
+
+  it("an ordinary 401 still refreshes once and replays", async () => {
+    api = await startFakeApi();
+    let n = 0;
+    api.route((_req, res) =>
+      n++ === 0 ? json(res, 401, { code: "error.auth.missing_token" }) : json(res, 200, { items: [] }),
+    );
+    const client = make();
+    await expect(client.GET("/events/", {}).then(unwrap)).resolves.toEqual({ items: [] });
+    expect(api.refreshes()).toBe(1);
+  });
+});
