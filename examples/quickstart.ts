@@ -14,18 +14,54 @@ import {
   readBenchmark,
   unwrap,
 } from "../src/index.ts";
+// Not public API: the package's own escaping, so that what the server sent cannot drive the
+// terminal (an OSC 52 sequence in an event name would write the clipboard). Escape server text
+// the same way before printing it in your own code.
+import { terminalSafe } from "../src/internal/terminal-text.ts";
 
-/** Prints rows as an aligned table. */
+// A table shows a glimpse of a body, not all of it: the work stays small whatever the server sends
+// (every row with keys of its own made a 1 200-row body cost 1 200 × 1 200 cells).
+const MAX_ROWS = 20;
+const MAX_COLUMNS = 8;
+const MAX_CELL = 60;
+
+/** Any value as one short line that is safe for a terminal (JSON for objects, escaped, cut at MAX_CELL). */
+export function show(value: unknown): string {
+  let text: string;
+  if (value === undefined) return "";
+  if (typeof value === "object" && value !== null) {
+    try {
+      text = JSON.stringify(value) ?? "";
+    } catch {
+      text = "(too deeply nested to show)"; // JSON.stringify recurses: a few thousand levels overflow
+    }
+  } else {
+    text = String(value);
+  }
+  if (text.length > MAX_CELL) text = `${text.slice(0, MAX_CELL - 1)}…`;
+  return terminalSafe(text);
+}
+
+/** Prints rows as an aligned table: at most MAX_ROWS rows and MAX_COLUMNS columns, every cell through {@link show}. */
 export function table(rows: ReadonlyArray<Record<string, unknown>>): string {
   if (rows.length === 0) return "  (none)";
-  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const cell = (v: unknown) => (v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
-  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
+  const shown = rows.slice(0, MAX_ROWS);
+  const keys = new Set<string>();
+  for (const row of shown) for (const key of Object.keys(row)) keys.add(key);
+  const columns = [...keys].slice(0, MAX_COLUMNS);
+  const header = columns.map(show);
+  const cells = shown.map((r) => columns.map((c) => show(r[c])));
+  const widths = header.map((h, i) => cells.reduce((w, row) => Math.max(w, (row[i] as string).length), h.length));
   const line = (values: string[]) => `  ${values.map((v, i) => v.padEnd(widths[i] as number)).join("  ")}`.trimEnd();
+  const more = [
+    rows.length > shown.length ? `${rows.length - shown.length} more rows` : "",
+    keys.size > columns.length ? `${keys.size - columns.length} more columns` : "",
+  ].filter(Boolean);
   return [
-    line(columns),
+    line(header),
     line(widths.map((w) => "-".repeat(w))),
-    ...rows.map((r) => line(columns.map((c) => cell(r[c])))),
+    ...cells.map(line),
+    ...(more.length ? [`  … ${more.join(", ")}`] : []),
   ].join("\n");
 }
 
@@ -44,11 +80,11 @@ export async function quickstart(
   const events = [];
   for await (const event of listEvents(client, { limit: 50, maxItems: 10 })) events.push(event);
   console.log(table(events.map((e) => ({ id: e.id, name: e.name, status: e.frontend_status }))));
-  console.log(`\nSigned in once; partner chosen from the IdToken: ${client.partnerId()}`);
+  console.log(`\nSigned in once; partner chosen from the IdToken: ${show(client.partnerId())}`);
   const eid = events[0]?.id;
   if (!eid) throw new Error("No events to work with");
 
-  heading(`Benchmark of ${eid} (capacity)`);
+  heading(`Benchmark of ${show(eid)} (capacity)`);
   const benchmark = await readBenchmark(client, eid, { type: "capacity" });
   console.log(
     table(benchmark.values.map((raw, i) => ({ "#": i + 1, raw, fraction: benchmark.fractions[i]?.toFixed(3) }))),
@@ -82,9 +118,9 @@ export async function quickstart(
   console.log(`  two edits autosaved (1 s debounce, the last one stored)`);
   const published = await setup.publish();
   console.log(
-    `  published                      state: ${setup.state}, boost task ${published.taskId ?? "(no id)"}, HTTP ${published.status}`,
+    `  published                      state: ${setup.state}, boost task ${show(published.taskId ?? "(no id)")}, HTTP ${published.status}`,
   );
-  console.log(`  ad-platform connection         ${JSON.stringify(published.connection)}`);
+  console.log(`  ad-platform connection         ${show(published.connection)}`);
 
   heading("Campaign results");
   const results = unwrap(
@@ -93,7 +129,7 @@ export async function quickstart(
   console.log(table(asRows(results)));
 
   heading("Messages");
-  console.log(`  unread partner messages: ${await countUnreadMessages(client)}`);
+  console.log(`  unread partner messages: ${show(await countUnreadMessages(client))}`);
   const { signIns, refreshes } = client.sessionStats();
   console.log(`\nDone: ${signIns} sign-in, ${refreshes} refresh.`);
 }

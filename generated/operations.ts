@@ -32,7 +32,7 @@ function row(line: string): OperationInfo {
     host: flags.includes("media") ? "media" : "main",
     auth: !flags.includes("public"),
     retry: retry ?? (method === "POST" || method === "PATCH" ? "never" : "repeatable"),
-    pathParams: path.match(/[^{}]+(?=\})/g) ?? [],
+    pathParams: Array.from(path.matchAll(/\{([^{}]+)\}/g), (m) => m[1] as string),
   };
 }
 

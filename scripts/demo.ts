@@ -7,6 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { quickstart } from "../examples/quickstart.ts";
+import { terminalSafe } from "../src/internal/terminal-text.ts";
 import { type MockApi, startMockApi } from "../src/testing/index.ts";
 
 const { values } = parseArgs({ options: { "base-url": { type: "string" } } });
@@ -47,7 +48,8 @@ async function main(): Promise<void> {
 main().then(
   () => stop(0),
   (error: unknown) => {
-    console.error(`\ndemo failed: ${error instanceof Error ? error.message : String(error)}`);
+    // The message may quote the server: control and bidi characters are escaped.
+    console.error(`\ndemo failed: ${terminalSafe(error instanceof Error ? error.message : String(error))}`);
     return stop(1);
   },
 );

@@ -13,15 +13,20 @@ const isRecord = (v: Json): v is Record<string, Json> => typeof v === "object" &
 export const TOKEN_FIELDS = Object.freeze({ access: "AccessToken", id: "IdToken", refresh: "RefreshToken" } as const);
 
 /** Section 5.3: the groups claim carries an identity-provider prefix that is omitted
- * ("<prefix>:groups"). We accept `groups` and any `<prefix>:groups`. */
-export function groupsClaim(claims: Record<string, Json>): string[] {
-  for (const [key, value] of Object.entries(claims)) {
-    if (key === "groups" || key.endsWith(":groups")) {
-      if (Array.isArray(value)) return value.filter((g): g is string => typeof g === "string");
-      if (typeof value === "string") return value.split(/[\s,]+/).filter(Boolean);
-    }
-  }
-  return [];
+ * ("<prefix>:groups"). We accept `groups` and any `<prefix>:groups`, and return every such claim:
+ * the partner is chosen from all of them together, so nothing depends on the order of the token's
+ * keys (two claims naming different partners are ambiguous). */
+export function groupsClaims(claims: Record<string, Json>): Array<{ claim: string; groups: string[] }> {
+  return Object.entries(claims)
+    .filter(([claim]) => claim === "groups" || claim.endsWith(":groups"))
+    .map(([claim, value]) => ({
+      claim,
+      groups: Array.isArray(value)
+        ? value.filter((g): g is string => typeof g === "string")
+        : typeof value === "string"
+          ? value.split(/[\s,]+/).filter(Boolean)
+          : [],
+    }));
 }
 
 /** Section 2: partner ids are `partner-id-<slug>`, or a short letter prefix followed by digits
@@ -29,21 +34,27 @@ export function groupsClaim(claims: Record<string, Json>): string[] {
 export const PARTNER_ID_PATTERN = /^partner-id-[a-z0-9][a-z0-9_-]*$/i;
 
 /** Section 7: "Error body shape: not shown." We look for a dotted `error.*` code in the body
- * itself, or in its `code`, `error`, `message`, `detail` or `error_code` fields (one level deep). */
+ * itself, or in its `code`, `error`, `message`, `detail` or `error_code` fields, and in those
+ * fields of any object found there, depth first in that field order. */
 export function errorCodeOf(body: Json): string | undefined {
-  const isCode = (v: Json): v is string => typeof v === "string" && /^error(\.[A-Za-z0-9_-]+)+$/.test(v);
-  if (isCode(body)) return body;
-  if (!isRecord(body)) return undefined;
-  for (const key of ["code", "error", "message", "detail", "error_code"]) {
-    const v = body[key];
-    if (isCode(v)) return v;
-    if (isRecord(v)) {
-      const inner = errorCodeOf(v);
-      if (inner) return inner;
+  // Depth first in field order, over an explicit stack: a server's body may nest without limit.
+  const stack: Json[] = [body];
+  const seen = new WeakSet<object>();
+  for (let node = stack.pop(); node !== undefined || stack.length > 0; node = stack.pop()) {
+    if (isErrorCode(node)) return node;
+    if (!isRecord(node) || seen.has(node)) continue;
+    seen.add(node);
+    for (let i = ERROR_CODE_FIELDS.length - 1; i >= 0; i--) {
+      const v = node[ERROR_CODE_FIELDS[i] as string];
+      if (isErrorCode(v) || isRecord(v)) stack.push(v);
     }
   }
   return undefined;
 }
+
+const ERROR_CODE_FIELDS = ["code", "error", "message", "detail", "error_code"];
+// Each segment starts with its own dot, so a string is split into segments one way only: linear.
+const isErrorCode = (v: Json): v is string => typeof v === "string" && /^error(\.[A-Za-z0-9_-]+)+$/.test(v);
 
 /** Section 3: boost "returns a boost task id"; its field is not shown. We take a bare string
  * body, or the first string/number among `task_id`, `boost_task_id`, `taskId`, `id`. */

@@ -6,6 +6,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import { type OperationInfo, operations } from "../generated/operations.ts";
 import { ValidationError } from "./errors/validation-error.ts";
+import { jsonBodyIssues } from "./guards/json-body.ts";
 import { partnerTokenPathIssues } from "./guards/partner-token-paths.ts";
 import { pathParamIssues } from "./guards/path-params.ts";
 import { rawPathIssues } from "./guards/raw-path.ts";
@@ -16,6 +17,7 @@ import { observedLogger } from "./internal/observed-logger.ts";
 import { createOperationMatcher } from "./internal/operation-matcher.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
 import { Redactor } from "./internal/redact.ts";
+import { CLIENT_DEFAULTS } from "./limits.ts";
 import {
   type AudienceClientOptions,
   type ClientConfig,
@@ -169,10 +171,14 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     // Paths outside the description are not validated below, so the path itself is checked first,
     // and the page cap, which holds for every bulk read (Section 8.5).
     if (!op) {
-      const pathIssues = rawPathIssues(path);
+      // The body too: validateRequest below never sees it (a deep one overflowed JSON.stringify).
+      const pathIssues = [...rawPathIssues(path), ...jsonBodyIssues(init?.body, CLIENT_DEFAULTS.maxJsonBodyDepth)];
       if (!pathIssues.length) pathIssues.push(...partnerTokenPathIssues(path));
       if (pathIssues.length)
-        throw new ValidationError(pathIssues, { method, expected: "a path of the API; nothing was sent" });
+        throw new ValidationError(pathIssues, {
+          method,
+          expected: "a path of the API and a JSON body; nothing was sent",
+        });
       const limitIssues = pageLimitIssues((init?.params as CallParams | undefined)?.query, config.maxPageLimit);
       if (limitIssues.length)
         throw new ValidationError(limitIssues, { method, expected: "valid input; nothing was sent" });

@@ -69,6 +69,12 @@ export const CLIENT_DEFAULTS = Object.freeze({
   /** Redirect hops followed at most. */
   maxRedirects: 5,
   /**
+   * Deepest JSON request body sent. The bodies of this API nest a few levels; `JSON.stringify`
+   * recurses and overflows the stack at a few thousand (about 4 000 in Node 20), so deeper bodies
+   * are refused before sending instead of failing with a raw RangeError (issue 17).
+   */
+  maxJsonBodyDepth: 1_000,
+  /**
    * Client-side rate pacing per partner (transport/pacer.ts). Section 8.1 keeps the partner's rate
    * secret and Section 8.3 makes every 429 cost the caller 5–10 s, so the client learns the rate
    * from 429s and paces below it. The scheme follows the AWS SDKs' adaptive retry mode (a token

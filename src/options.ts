@@ -5,13 +5,16 @@
 
 import { DEFAULT_BENCHMARK_FIELDS, PARTNER_ID_PATTERN } from "./assumptions.ts";
 import { headerValueIssue } from "./guards/header-value.ts";
-import { hasControlCharacter } from "./guards/path-params.ts";
+import { hasControlCharacter, MAX_ID_LENGTH } from "./guards/path-params.ts";
 import { isBrowserLike, isLoopbackHost } from "./internal/runtime.ts";
 import { MAX_TIMER_MS } from "./internal/timers.ts";
 import { CLIENT_DEFAULTS, SPEC } from "./limits.ts";
 import type { TokenStore } from "./session/token-store.ts";
 
-/** Receives request start/end, retries and session events. Lines never contain secrets. */
+/**
+ * Receives request start/end, retries and session events. Lines never contain secrets, and the
+ * message and string details never hold a control or bidi character (shown as `\uXXXX`).
+ */
 export interface Logger {
   /** Request start and end, sessions, limiter changes. */
   debug?(message: string, details?: Record<string, unknown>): void;
@@ -185,7 +188,10 @@ function url(option: string, value: unknown): URL {
   }
   if (parsed.search || parsed.hash || parsed.username || parsed.password)
     fail(option, "must not carry a query, fragment or user info");
-  parsed.pathname = parsed.pathname.replace(/\/+$/, "");
+  // A loop, not /\/+$/: that pattern retries from every slash of a long run (quadratic).
+  let end = parsed.pathname.length;
+  while (end > 0 && parsed.pathname[end - 1] === "/") end--;
+  parsed.pathname = parsed.pathname.slice(0, end);
   return parsed;
 }
 
@@ -224,6 +230,9 @@ function checkPartnerId(option: string, value: unknown): string {
   return value;
 }
 
+/** The pattern, as a new RegExp without the stateful flags `g` and `y`. */
+const statelessCopy = (p: RegExp): RegExp => new RegExp(p.source, p.flags.replace("g", "").replace("y", ""));
+
 /**
  * The `{adplatform}` path segment. openapi-fetch percent-encodes it, but a server that decodes it
  * (once, or again) must not see a dot segment or a separator: `%2e%2e` is `..`, `%2F` a `/`. So
@@ -231,6 +240,9 @@ function checkPartnerId(option: string, value: unknown): string {
  * `/` or `\` (which WHATWG URL parsing also reads as `/`), or if it cannot be decoded at all.
  */
 function adPlatformSegment(value: unknown): string {
+  // Capped first: each pass below decodes one level, so nested escapes (%2525…) cost n² without it.
+  if (typeof value === "string" && value.length > MAX_ID_LENGTH)
+    fail("adPlatform", `must be at most ${MAX_ID_LENGTH} characters`);
   let text = token("adPlatform", value, true) as string;
   for (let previous = ""; text !== previous; ) {
     if (text === "." || text === ".." || /[/\\]/.test(text))
@@ -350,7 +362,8 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     session,
     tokenStore,
     partnerId,
-    partnerIdPatterns: Object.freeze([PARTNER_ID_PATTERN, ...patterns]),
+    // Copies without `g`/`y`: their lastIndex would carry from one test to the next (issue 17).
+    partnerIdPatterns: Object.freeze([PARTNER_ID_PATTERN, ...patterns.map(statelessCopy)]),
     fetch: fetchFn as ClientConfig["fetch"],
     maxConcurrency: positiveInt("maxConcurrency", options.maxConcurrency, SPEC.maxConcurrency, SPEC.maxConcurrency),
     retry: Object.freeze({

@@ -34,7 +34,7 @@ function operationRows(doc: Doc): OperationRow[] {
         host: (item.servers ?? op.servers)?.some((s: Doc) => String(s.url).includes("/api/media")) ? "media" : "main",
         auth: security.length > 0,
         retry,
-        pathParams: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string),
+        pathParams: [...path.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1] as string),
       });
     }
   }
@@ -96,7 +96,7 @@ function row(line: string): OperationInfo {
     host: flags.includes("media") ? "media" : "main",
     auth: !flags.includes("public"),
     retry: retry ?? (method === "POST" || method === "PATCH" ? "never" : "repeatable"),
-    pathParams: path.match(/[^{}]+(?=\\})/g) ?? [],
+    pathParams: Array.from(path.matchAll(/\\{([^{}]+)\\}/g), (m) => m[1] as string),
   };
 }
 

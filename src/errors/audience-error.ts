@@ -1,4 +1,5 @@
 import { API_VERSION } from "../../generated/operations.ts";
+import { terminalSafe } from "../internal/terminal-text.ts";
 
 const BRAND = Symbol.for("@audience-intelligence/client/error");
 
@@ -43,7 +44,7 @@ export interface ErrorContext {
 export class AudienceError extends Error {
   /** The class name as a literal, stable across bundlers and minifiers. */
   override name = "AudienceError";
-  /** The `x-request-id` the API answered with; quote it to support (Section 7). */
+  /** The `x-request-id` the API answered with; quote it to support (Section 7). Control and bidi characters read `\uXXXX`. */
   readonly requestId: string | undefined;
   /** HTTP method of the failed call. */
   readonly method: string | undefined;
@@ -65,8 +66,10 @@ export class AudienceError extends Error {
   readonly timestamp: string;
 
   constructor(message: string, context: ErrorContext = {}) {
-    super(message, context.cause === undefined ? undefined : { cause: context.cause });
-    this.requestId = context.requestId;
+    // Messages embed what servers send (request ids, content types, partner ids): no control or
+    // bidi character of theirs reaches a terminal or log raw (terminalSafe).
+    super(terminalSafe(message), context.cause === undefined ? undefined : { cause: context.cause });
+    this.requestId = context.requestId === undefined ? undefined : terminalSafe(context.requestId);
     this.method = context.method;
     this.path = context.path;
     this.partnerId = context.partnerId;
@@ -86,7 +89,8 @@ export class AudienceError extends Error {
 
   /**
    * The support report of Section 7: request id, method and path, UTC timestamp, expected versus
-   * actual, environment, partner id and the redacted request. Safe to paste into a ticket.
+   * actual, environment, partner id and the redacted request. Safe to paste into a ticket, and to
+   * print: control and bidi characters are shown as `\uXXXX`.
    */
   supportReport(): string {
     const lines = [
@@ -104,7 +108,7 @@ export class AudienceError extends Error {
       lines.push(`request:      ${this.request.method} ${this.request.url}`);
       for (const [k, v] of Object.entries(this.request.headers)) lines.push(`  ${k}: ${v}`);
     }
-    return lines.join("\n");
+    return lines.map(terminalSafe).join("\n");
   }
 
   /** A plain, redacted object for structured logs (`JSON.stringify(error)`); no stack. */

@@ -17,7 +17,7 @@ export const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
  * Longest id accepted. Far above any id the API issues, far below what a request line may carry:
  * without a cap a 1 MB eid was sent, and refused by the server (HTTP 431) only after it went out.
  */
-const MAX_ID_LENGTH = 512;
+export const MAX_ID_LENGTH = 512;
 
 /**
  * Parameters that are free text rather than identifiers: inner spaces allowed, only leading or

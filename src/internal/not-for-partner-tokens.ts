@@ -24,7 +24,10 @@ export function notForPartnerTokens(path: string): NotForPartnerTokens | undefin
   } catch {
     // a malformed escape is compared as written
   }
-  const bare = decoded.replace(/\/+$/, "");
+  // A loop, not /\/+$/: that pattern retries from every slash of a long run (quadratic, issue 17).
+  let end = decoded.length;
+  while (end > 0 && decoded[end - 1] === "/") end--;
+  const bare = decoded.slice(0, end);
   return NOT_FOR_PARTNER_TOKENS.find((e) => bare === e.path || bare.startsWith(`${e.path}/`));
 }
 

@@ -1,10 +1,21 @@
 /**
  * The caller's logger as the client calls it: every line redacted (message and details, by value,
- * in every encoding the redactor knows), and a logger that throws never changes a call's outcome.
+ * in every encoding the redactor knows), then terminal-safe (control and bidi characters a server
+ * sent, in a request id or a content type, arrive as `\uXXXX`), and a logger that throws never
+ * changes a call's outcome.
  * Only the methods the caller gave exist, so a missing level costs nothing.
  */
 import type { Logger } from "../options.ts";
 import type { Redactor } from "./redact.ts";
+import { terminalSafe } from "./terminal-text.ts";
+
+/** The details with every key and string value through {@link terminalSafe} (they are flat). */
+const safeDetails = <T>(details: T): T =>
+  typeof details === "object" && details !== null
+    ? (Object.fromEntries(
+        Object.entries(details).map(([k, v]) => [terminalSafe(k), typeof v === "string" ? terminalSafe(v) : v]),
+      ) as T)
+    : details;
 
 export function observedLogger(logger: Logger, redactor: Redactor): Logger {
   const out: Logger = {};
@@ -13,7 +24,7 @@ export function observedLogger(logger: Logger, redactor: Redactor): Logger {
     if (typeof fn !== "function") continue;
     out[level] = (message, details) => {
       try {
-        fn.call(logger, redactor.text(message), details === undefined ? undefined : redactor.value(details));
+        fn.call(logger, terminalSafe(redactor.text(message)), safeDetails(redactor.value(details)));
       } catch {
         // An observer never changes the outcome of the call it observes.
       }

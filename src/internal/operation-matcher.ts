@@ -16,10 +16,10 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\
 
 function compile(op: OperationInfo): Compiled {
   const source = op.path
-    .split(/(\{[^}]+\})/)
+    .split(/(\{[^{}]+\})/) // [^{}], not [^}]: a run of "{" is then read in linear time
     .map((part) => (part.startsWith("{") ? "([^/]+)" : escapeRegExp(part)))
     .join("");
-  return { op, regex: new RegExp(`^${source}$`), literal: op.path.replace(/\{[^}]+\}/g, "").length };
+  return { op, regex: new RegExp(`^${source}$`), literal: op.path.replace(/\{[^{}]+\}/g, "").length };
 }
 
 // Literal segments win over parameters (/setup_processes/call_to_action/ before /setup_processes/{eid}).

@@ -139,7 +139,7 @@ function formsOf(secret: string): string[] {
 
 function base64Forms(bytes: Uint8Array): string[] {
   const whole = toBase64(bytes);
-  const out = [whole, whole.replace(/=+$/, "")];
+  const out = [whole, whole.replace(/={1,2}$/, "")]; // base64 pads with at most two; bounded, so linear
   // With k bytes before it, the characters that depend on the secret's bytes alone run from
   // ceil(8k/6) to floor(8(k+n)/6): those are the same whatever surrounds it.
   for (let k = 0; k < 3; k++) {

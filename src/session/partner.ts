@@ -1,8 +1,13 @@
 /** Section 5.3, 5.5: the partner is chosen from the IdToken's groups claim when not given. */
-import { groupsClaim } from "../assumptions.ts";
+import { groupsClaims } from "../assumptions.ts";
 import { PartnerSelectionError } from "../errors/partner-selection-error.ts";
 import { decodeJwtPayload } from "../internal/jwt.ts";
 
+/**
+ * The one partner id among the groups of every groups claim together. The answer depends neither
+ * on the order of the token's keys nor on state kept in a pattern: the patterns come from the
+ * configuration, copied there without the `g` and `y` flags (whose `lastIndex` would carry over).
+ */
 export function partnerFromIdToken(idToken: string | undefined, patterns: readonly RegExp[]): string {
   if (!idToken) {
     throw new PartnerSelectionError(
@@ -10,17 +15,18 @@ export function partnerFromIdToken(idToken: string | undefined, patterns: readon
       [],
     );
   }
-  const claims = decodeJwtPayload(idToken);
-  const candidates = [...new Set(groupsClaim(claims ?? {}).filter((g) => patterns.some((p) => p.test(g))))];
-  if (candidates.length === 1) return candidates[0] as string;
-  if (candidates.length === 0) {
+  const groups = groupsClaims(decodeJwtPayload(idToken) ?? {}).flatMap((c) => c.groups);
+  const candidates = new Set(groups.filter((g) => patterns.some((p) => p.test(g))));
+  const found = [...candidates];
+  if (found.length === 1) return found[0] as string;
+  if (found.length === 0) {
     throw new PartnerSelectionError(
       "No partner id in the IdToken's groups claim: pass partnerId (or partnerIdPatterns for another id form)",
       [],
     );
   }
   throw new PartnerSelectionError(
-    `The user belongs to ${candidates.length} partners (${candidates.join(", ")}): pass partnerId to choose one`,
-    candidates,
+    `The user belongs to ${found.length} partners in the IdToken's groups claims (${found.join(", ")}): pass partnerId to choose one`,
+    found,
   );
 }

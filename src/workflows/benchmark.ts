@@ -33,8 +33,10 @@ export interface NormalizedBenchmark {
 const FRACTION_MAX = 1.5;
 const PERCENT_MIN = 3;
 
-// A plain decimal number; `Number()` alone would also accept "", "0x1F" and "Infinity".
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+// A plain decimal number; `Number()` alone would also accept "", "0x1F" and "Infinity". Each run
+// of digits can be matched one way only, so a long non-number fails in linear time (the former
+// `\d+\.?\d*` split a run of digits every possible way: 60 KB of digits blocked for ~2 s).
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
 /**
  * Reads the values of one benchmark response as fractions, detecting whether the response uses
@@ -127,27 +129,25 @@ export function benchmarkValuesOf(
   const out: Array<number | string> = [];
   const seen = new WeakSet<object>(); // a parsed JSON body has no cycles, but a caller's object may
 
-  const takeAll = (value: unknown): void => {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (isValue(item)) out.push(item);
-      else search(item);
-    }
-  };
-  const search = (node: unknown): void => {
-    if (typeof node !== "object" || node === null || seen.has(node)) return;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      for (const item of node) search(item);
-      return;
-    }
-    for (const [key, value] of Object.entries(node)) {
-      if (keys.has(key)) takeAll(value);
-      else search(value);
-    }
-  };
-
+  // Depth first in document order, with an explicit stack: a server's body may nest without limit
+  // (a recursive walk threw a RangeError at a few thousand levels). Each entry is [node, take]:
+  // `take` marks a value found under one of `fields` (kept if a number or string, else searched).
   if (Array.isArray(body) && body.every(isValue)) return [...body];
-  search(body);
+  const stack: Array<[unknown, boolean]> = [[body, false]];
+  for (let step = stack.pop(); step; step = stack.pop()) {
+    const [node, take] = step;
+    if (take && isValue(node)) out.push(node);
+    else if (typeof node === "object" && node !== null && !seen.has(node)) {
+      seen.add(node);
+      const next: Array<[unknown, boolean]> = Array.isArray(node)
+        ? node.map((item) => [item, false])
+        : Object.entries(node).flatMap(
+            ([key, value]): Array<[unknown, boolean]> =>
+              !keys.has(key) ? [[value, false]] : Array.isArray(value) ? value.map((v) => [v, true]) : [[value, true]],
+          );
+      for (let i = next.length - 1; i >= 0; i--) stack.push(next[i] as [unknown, boolean]);
+    }
+  }
   return out;
 }
 

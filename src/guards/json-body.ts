@@ -1,0 +1,35 @@
+/**
+ * A JSON body openapi-fetch cannot serialize fails inside `JSON.stringify` with a raw error: a
+ * RangeError when it nests a few thousand levels deep (the serializer recurses), a TypeError for a
+ * cycle or a BigInt. The body is walked first, with an explicit stack (no recursion of our own),
+ * and such a body is refused as the caller's input, naming it.
+ */
+import type { ValidationIssue } from "../errors/validation-error.ts";
+
+/** Arrays and plain objects: what `JSON.stringify` walks into (class instances, buffers and forms are left alone). */
+function isContainer(value: unknown): value is object {
+  if (typeof value !== "object" || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return Array.isArray(value) || proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+export function jsonBodyIssues(body: unknown, maxDepth: number): ValidationIssue[] {
+  const onPath = new Set<object>(); // the containers that hold the one being visited
+  // [node, depth]; a negative depth marks the moment a container's children are all done.
+  const stack: Array<[unknown, number]> = [[body, 1]];
+  let why: string | undefined;
+  for (let step = stack.pop(); step && !why; step = stack.pop()) {
+    const [node, depth] = step;
+    if (depth < 0) onPath.delete(node as object);
+    else if (typeof node === "bigint") why = "holds a BigInt";
+    else if (!isContainer(node)) continue;
+    else if (onPath.has(node)) why = "contains a cycle";
+    else if (depth > maxDepth) why = `is nested more than ${maxDepth} levels deep`;
+    else {
+      onPath.add(node);
+      stack.push([node, -1]);
+      for (const child of Object.values(node)) stack.push([child, depth + 1]);
+    }
+  }
+  return why ? [{ field: "body", message: `${why}; it cannot be sent as JSON` }] : [];
+}
