@@ -177,8 +177,8 @@ async function spawnPrism(bin: string, args: string[], port: number, options: Pr
     }
     await exited;
   };
-  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
-  while (Date.now() < deadline) {
+  const deadline = performance.now() + (options.startTimeoutMs ?? 30_000);
+  while (performance.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       process.off("exit", kill);
       throw new Error(`Prism exited before it listened:\n${output}`);
