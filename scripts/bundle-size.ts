@@ -31,8 +31,10 @@ export const TARGET_KB = 20;
  * paths, the end on a repeated page, the refusal of the endpoints not for partner tokens).
  * Raised to 37 KB by Hardening II (issue 17, +0.7 KB, 36.1 → 36.8: linear-time walks, the JSON
  * body guard, terminal-safe text).
+ * Raised to 37.2 KB by the runtime matrix (issue 14, +0.2 KB, 36.8 → 37.0: the server-only guard
+ * in browser workers, the CORS and hidden request id hints of browser errors).
  */
-export const BUDGET_KB = 37;
+export const BUDGET_KB = 37.2;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -12,6 +12,7 @@ import {
   RateLimitError,
   ServerError,
 } from "./api-error.ts";
+import { hiddenRequestIdHint } from "./browser-hints.ts";
 
 /** Section 7: the 403 codes of a partner token on an endpoint not for it; no partner header helps. */
 const NOT_FOR_THIS_TOKEN = new Set(["error.auth.not_authorized", "error.unauthorized"]);
@@ -52,7 +53,7 @@ export function errorFromResponse(
   const header = response.headers.get("x-request-id");
   const requestId = header === null ? record.requestId : redactor.text(header);
   const where = `${record.method ?? "?"} ${record.path ?? "?"}`;
-  const tail = `${code ? ` (${code})` : ""}${requestId ? ` [request id ${requestId}]` : ""}`;
+  const tail = `${code ? ` (${code})` : ""}${requestId ? ` [request id ${requestId}]` : hiddenRequestIdHint(record.request?.url)}`;
   const details: ApiErrorDetails = {
     status,
     code,

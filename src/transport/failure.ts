@@ -3,6 +3,8 @@
  * whether to try again and turns the last one into a public NetworkError or TimeoutError
  * (errors/from-failure.ts).
  */
+import { networkFailureHint } from "../errors/browser-hints.ts";
+
 export type FailureKind = "network" | "timeout" | "deadline" | "malformed" | "redirect" | "too-large";
 
 /**
@@ -52,5 +54,12 @@ export function describeNetworkError(error: unknown, requestId?: string): Attemp
   const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
   const code = typeof cause?.code === "string" ? cause.code : undefined;
   const reason = code ?? (error instanceof Error ? error.message : "network error");
-  return new AttemptFailure("network", !(code && NOT_SENT.has(code)), `network error: ${reason}`, requestId, error);
+  const hint = code ? "" : networkFailureHint();
+  return new AttemptFailure(
+    "network",
+    !(code && NOT_SENT.has(code)),
+    `network error: ${reason}${hint}`,
+    requestId,
+    error,
+  );
 }

@@ -23,190 +23,25 @@
  * it (CI does, after the build). Installs use `--prefer-offline`: openapi-fetch and zod come from
  * the npm cache when they are there, else from the registry.
  */
-import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { API_VERSION } from "../../src/index.ts";
 import { makeZip, minimalXlsxEntries } from "../support/make-zip.ts";
+import { expectRun, json, npm, pkg, root, run, SLOW, tsc, writeApp } from "./consumer-app.ts";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as Record<string, unknown> & {
-  name: string;
-  version: string;
-  devDependencies: Record<string, string>;
-};
 const enabled = process.env.PACKAGING_TESTS === "1";
-const SLOW = 180_000;
-
-interface Run {
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command; rejects with its output when it fails. Nested npm gets no npm_* variables of ours. */
-function run(file: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-  return new Promise((done, fail) => {
-    execFile(
-      file,
-      args,
-      { cwd, env: { ...clean, ...env }, maxBuffer: 64 * 1024 * 1024, timeout: SLOW },
-      (error, stdout, stderr) => {
-        if (error)
-          fail(new Error(`${[file, ...args].join(" ")} (in ${cwd}) failed:\n${stdout}\n${stderr}`, { cause: error }));
-        else done({ stdout, stderr });
-      },
-    );
-  });
-}
-
-const npm = (args: readonly string[], cwd: string) =>
-  run("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund"], cwd);
-const tsc = (project: string, cwd: string) =>
-  run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project], cwd);
-
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
-
-/** The consumer program: root entry and `./node` subpath, typed calls, real requests. */
-const MAIN_TS = `import {
-  API_VERSION,
-  ValidationError,
-  createAudienceClient,
-  isAudienceError,
-  listEvents,
-  unwrap,
-  type components,
-  type paths,
-} from "${pkg.name}";
-import { ingestExcelFile } from "${pkg.name}/node";
-import { type MockApi, startMockApi } from "${pkg.name}/testing";
-
-// Consumers need no @types/node for this package; this program reads two variables of its own.
-declare const process: { env: Record<string, string | undefined> };
-
-type Event = components["schemas"]["Event"];
-type EventBody = paths["/events/{eid}"]["get"]["responses"][200]["content"]["application/json"];
-
-const baseUrl = process.env.PRISM_URL ?? "";
-const client = createAudienceClient({ baseUrl, mediaUrl: baseUrl, credentials: { username: "demo", password: "demo-password" } });
-
-const event: Event = unwrap(await client.GET("/events/{eid}", { params: { path: { eid: "evt-1001" } } }));
-const body: EventBody = event;
-
-const ids: string[] = [];
-for await (const listed of listEvents(client, { maxItems: 3 })) ids.push(listed.id);
-
-await ingestExcelFile(client, "evt-1001", process.env.XLSX_PATH ?? "");
-const ingested = true; // no error: the workbook was read from its path, checked and uploaded
-
-let refused = "";
-try {
-  await ingestExcelFile(client, "evt-1001", "");
-} catch (error) {
-  if (isAudienceError(error) && error instanceof ValidationError) refused = error.name;
-}
-
-/** Never called: the declarations are the real ones, not \`any\`, so each line is a type error. */
-export function typeErrors(): void {
-  // @ts-expect-error: not a path of the description
-  void client.GET("/no/such/path/");
-  // @ts-expect-error: eid is a required path parameter
-  void client.GET("/events/{eid}", { params: { path: {} } });
-  // @ts-expect-error: an Event's id is a string
-  const id: number = event.id;
-  void id;
-}
-
-// The test kit: a mock of its own, for a client made with an access token only.
-let mocked = "";
-if (process.env.TEST_KIT === "1") {
-  const mock: MockApi = await startMockApi();
-  try {
-    const tokenClient = createAudienceClient({
-      baseUrl: mock.baseUrl,
-      mediaUrl: mock.mediaUrl,
-      session: { accessToken: "test-token" },
-      partnerId: "partner-id-test",
-    });
-    mocked = unwrap(await tokenClient.GET("/events/{eid}", { params: { path: { eid: "evt-1001" } } })).id;
-  } finally {
-    await mock.close();
-  }
-}
-
-console.log(JSON.stringify({ apiVersion: API_VERSION, event: body.id, ids, partner: client.partnerId(), ingested, refused, mocked }));
-`;
-
-/** Root entry only, as a browser app would import it. */
-const BROWSER_TS = `import { API_VERSION, createAudienceClient, getPartners } from "${pkg.name}";
-
-export function partnersOf(baseUrl: string, accessToken: string) {
-  return getPartners(createAudienceClient({ baseUrl, session: { accessToken } }));
-}
-export { API_VERSION };
-`;
-
-const compilerOptions = {
-  target: "ES2022",
-  lib: ["ES2023", "DOM", "DOM.Iterable"],
-  types: [],
-  strict: true,
-  exactOptionalPropertyTypes: true,
-  noUncheckedIndexedAccess: true,
-  skipLibCheck: false,
-};
-
-/** Writes the consumer app into `dir` (its package.json included). */
-async function writeApp(dir: string, dependency: string): Promise<void> {
-  await mkdir(join(dir, "src"), { recursive: true });
-  await mkdir(join(dir, "test"), { recursive: true });
-  // The test kit's peer (Prism) and the README's test runner, at this repository's versions.
-  const devDependencies = Object.fromEntries(
-    ["@stoplight/prism-cli", "vitest"].map((name) => [name, pkg.devDependencies[name] ?? ""]),
-  );
-  await writeFile(
-    join(dir, "package.json"),
-    json({
-      name: "consumer-app",
-      private: true,
-      type: "module",
-      dependencies: { [pkg.name]: dependency },
-      devDependencies,
-    }),
-  );
-  await writeFile(join(dir, "src", "main.ts"), MAIN_TS);
-  // README, "Testing your code": the example as a consumer pastes it.
-  await cp(join(root, "test", "testing", "readme-example.test.ts"), join(dir, "test", "events.test.ts"));
-  await writeFile(join(dir, "src", "browser.ts"), BROWSER_TS);
-  await writeFile(
-    join(dir, "tsconfig.bundler.json"),
-    json({
-      compilerOptions: { ...compilerOptions, module: "ESNext", moduleResolution: "bundler", noEmit: true },
-      include: ["src"],
-    }),
-  );
-  await writeFile(
-    join(dir, "tsconfig.nodenext.json"),
-    json({
-      compilerOptions: {
-        ...compilerOptions,
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        rootDir: "src",
-        outDir: "out/nodenext",
-      },
-      include: ["src"],
-    }),
-  );
-}
+const runtimesDir = process.env.RUNTIMES_DIR ?? "";
+const versions = JSON.parse(await readFile(join(root, "test", "runtimes", "runtimes.json"), "utf8")) as Record<
+  string,
+  string
+>;
 
 let scratch = "";
 let xlsxPath = "";
+let manifestBeforePack = "";
 let packed: { filename: string; files: { path: string }[] } | undefined;
 
 beforeAll(async () => {
@@ -214,6 +49,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "ai-consumers-"));
   xlsxPath = join(scratch, "book.xlsx");
   await writeFile(xlsxPath, makeZip(minimalXlsxEntries()));
+  manifestBeforePack = await readFile(join(root, "package.json"), "utf8");
   const { stdout } = await npm(["pack", "--json", "--pack-destination", scratch], root);
   // npm prints the prepack build's output before the JSON array.
   packed = (JSON.parse(stdout.slice(stdout.indexOf("\n[") + 1)) as (typeof packed & object)[])[0];
@@ -251,18 +87,28 @@ function consumerSuite(
       SLOW,
     );
 
-    const expectRun = (stdout: string) => {
-      const result = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as Record<string, unknown>;
-      expect(result).toMatchObject({
-        apiVersion: API_VERSION,
-        event: "evt-1001",
-        ingested: true,
-        refused: "ValidationError",
-        mocked: testKit ? "evt-1001" : "",
-      });
-      expect((result.ids as string[]).length).toBeGreaterThan(0);
-      expect(result.partner).toMatch(/^partner-id-/);
-    };
+    // The TypeScript floor of package.json (peerDependencies) and the latest TypeScript, as .ci/run
+    // installs them outside the project (RUNTIMES_DIR); 5.0–5.3 fail here (TS2344 in openapi-fetch).
+    const typescripts = [
+      ["floor", versions.typescriptFloor, "ts-floor"],
+      ["latest", versions.typescriptLatest, "ts-latest"],
+    ] as const;
+    it
+      .skipIf(!runtimesDir)
+      .each(
+        typescripts.flatMap(([which, version, alias]) =>
+          ["bundler", "nodenext"].map((mode) => [which, version, mode, alias] as const),
+        ),
+      )(
+      "type-checks with TypeScript %s (%s) under moduleResolution %s",
+      async (_which, version, mode, alias) => {
+        const bin = join(runtimesDir, "node_modules", alias, "bin", "tsc");
+        const { stdout } = await run(process.execPath, [bin, "--version"], app);
+        expect(stdout.trim()).toBe(`Version ${version}`);
+        await run(process.execPath, [bin, "-p", `tsconfig.${mode}.json`, "--noEmit"], app);
+      },
+      SLOW,
+    );
 
     it(
       "runs against Prism, compiled by tsc (nodenext) and run by Node",
@@ -273,7 +119,7 @@ function consumerSuite(
           XLSX_PATH: xlsxPath,
           TEST_KIT: testKit ? "1" : "0",
         });
-        expectRun(stdout);
+        expectRun(stdout, testKit);
       },
       SLOW,
     );
@@ -297,7 +143,7 @@ function consumerSuite(
           XLSX_PATH: xlsxPath,
           TEST_KIT: testKit ? "1" : "0",
         });
-        expectRun(stdout);
+        expectRun(stdout, testKit);
       },
       SLOW,
     );
@@ -341,6 +187,14 @@ function consumerSuite(
 }
 
 describe.skipIf(!enabled)("consumers (npm run test:consumers)", () => {
+  it("packs a package.json without install-time scripts, and restores the repository's byte for byte", async () => {
+    const { stdout } = await run("tar", ["-xzOf", join(scratch, packed?.filename ?? ""), "package/package.json"], root);
+    const scripts = (JSON.parse(stdout) as { scripts?: Record<string, string> }).scripts ?? {};
+    expect(Object.keys(scripts).filter((name) => /^(pre|post)?install$|^prepare$/.test(name))).toEqual([]);
+    expect(await readFile(join(root, "package.json"), "utf8")).toBe(manifestBeforePack);
+    expect(manifestBeforePack).toMatch(/"postinstall":/); // the repository keeps it: workspace members build with it
+  });
+
   consumerSuite("as a member of an npm workspace", async () => {
     const ws = join(scratch, "workspace");
     const member = join(ws, "packages", "client");
@@ -367,7 +221,9 @@ describe.skipIf(!enabled)("consumers (npm run test:consumers)", () => {
     async () => {
       const app = join(scratch, "tarball-app");
       await writeApp(app, `file:${join(scratch, packed?.filename ?? "")}`);
-      await npm(["install", "--install-strategy=linked"], app);
+      const { stderr } = await npm(["install", "--install-strategy=linked"], app);
+      // npm warns about every dependency with an install script (prepare included): none of ours.
+      expect(stderr).not.toContain(pkg.name);
       const resolved = await realpath(join(app, "node_modules", pkg.name));
       const manifest = JSON.parse(await readFile(join(resolved, "package.json"), "utf8")) as { version: string };
       expect(manifest.version).toBe(pkg.version);

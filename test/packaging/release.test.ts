@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { API_VERSION } from "../../src/index.ts";
+import { PNPM_WORKSPACE_SETTING } from "./consumer-app.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const read = (path: string) => readFileSync(join(root, path), "utf8");
@@ -120,5 +121,50 @@ describe("root entry", () => {
   it("the node subpath is where the node: imports are", () => {
     const external = externalImports("src/node/index.ts");
     expect([...external.keys()].some((s) => s.startsWith("node:"))).toBe(true);
+  });
+});
+
+describe("runtimes, floors and workspaces (issue 14): what README.md and package.json say is what CI runs", () => {
+  const readme = read("README.md");
+  const pinned = JSON.parse(read("test/runtimes/runtimes.json")) as Record<string, string>;
+  const manifest = JSON.parse(read("package.json")) as {
+    engines: { node: string };
+    peerDependencies: Record<string, string>;
+    peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  };
+
+  it("the Node floor is the one the matrix runs, in package.json and README.md", () => {
+    expect(manifest.engines.node).toBe(`>=${pinned.node20floor}`);
+    expect(readme).toContain(`**Node ≥ ${pinned.node20floor?.replace(/\.0$/, "")}**`);
+  });
+
+  it("the TypeScript floor is the one the consumers type-check with, an optional peer dependency", () => {
+    const floor = pinned.typescriptFloor?.split(".").slice(0, 2).join(".");
+    expect(manifest.peerDependencies.typescript).toBe(`>=${floor}`);
+    expect(manifest.peerDependenciesMeta.typescript?.optional).toBe(true);
+    expect(readme).toContain(`**TypeScript ≥ ${floor}**`);
+  });
+
+  it("the runtime and workspace tables list every pinned version", () => {
+    for (const [name, version] of Object.entries(pinned)) {
+      if (name.startsWith("$")) continue;
+      expect(readme, `${name} ${version}`).toContain(version);
+    }
+    for (const [name, row] of [
+      ["workerd", "| workerd |"],
+      ["bun", "| Bun |"],
+      ["deno", "| Deno |"],
+      ["node22", "| Node 22 |"],
+      ["node24", "| Node 24 |"],
+      ["node26", "| Node 26 (the latest) |"],
+      ["node20floor", "| Node (the floor) |"],
+      ["typescriptFloor", "| TypeScript (the floor) |"],
+      ["typescriptLatest", "| TypeScript (the latest) |"],
+    ] as const)
+      expect(readme, name).toContain(`${row} ${pinned[name]} |`);
+  });
+
+  it("README.md names the pnpm-workspace.yaml setting the workspace test uses", () => {
+    expect(readme).toContain(`\`\`\`yaml\n${PNPM_WORKSPACE_SETTING}\`\`\``);
   });
 });

@@ -81,6 +81,47 @@ describe("options are normalized once", () => {
     expect(() => createAudienceClient({ baseUrl: base, session: { accessToken: "a-token" } })).not.toThrow();
     expect(() => createAudienceClient({ baseUrl: base, credentials, dangerouslyAllowBrowser: true })).not.toThrow();
   });
+
+  /** A global object that is an instance of `WorkerGlobalScope`, as in every browser worker. */
+  const workerScope = () =>
+    Object.defineProperty(function WorkerGlobalScope() {}, Symbol.hasInstance, {
+      value: (value: unknown) => value === globalThis,
+    });
+
+  it.each(["DedicatedWorkerGlobalScope", "SharedWorkerGlobalScope", "ServiceWorkerGlobalScope"])(
+    "refuses a password or refresh token in a browser worker (%s: no window, no document)",
+    (scope) => {
+      vi.stubGlobal("process", { ...process, versions: {} });
+      vi.stubGlobal("WorkerGlobalScope", workerScope());
+      vi.stubGlobal(scope, workerScope());
+      expect(() => createAudienceClient({ baseUrl: base, credentials })).toThrow(/server-side only/);
+      expect(() =>
+        createAudienceClient({ baseUrl: base, session: { accessToken: "a-token", refreshToken: "r-token" } }),
+      ).toThrow(/server-side only/);
+      expect(() => createAudienceClient({ baseUrl: base, session: { accessToken: "a-token" } })).not.toThrow();
+      expect(() => createAudienceClient({ baseUrl: base, credentials, dangerouslyAllowBrowser: true })).not.toThrow();
+    },
+  );
+
+  it.each([
+    [
+      "workerd (a ServiceWorkerGlobalScope whose navigator says Cloudflare-Workers)",
+      { navigator: { userAgent: "Cloudflare-Workers" } },
+    ],
+    ["Deno (a Deno global, window-like globals)", { Deno: {}, window: {}, document: {} }],
+  ] as const)("stays server-side in %s", (_name, globals) => {
+    vi.stubGlobal("process", { ...process, versions: {} });
+    vi.stubGlobal("WorkerGlobalScope", workerScope());
+    for (const [key, value] of Object.entries(globals)) vi.stubGlobal(key, value);
+    expect(() => createAudienceClient({ baseUrl: base, credentials })).not.toThrow();
+  });
+
+  it("stays server-side in Node and Bun (process.versions.node) even with a window and document", () => {
+    vi.stubGlobal("window", {});
+    vi.stubGlobal("document", {});
+    vi.stubGlobal("WorkerGlobalScope", workerScope());
+    expect(() => createAudienceClient({ baseUrl: base, credentials })).not.toThrow();
+  });
 });
 
 describe("options are the caller's own (Hardening II, item 6)", () => {
