@@ -5,9 +5,11 @@
  *
  * A server echoes what it received in its own encoding: JSON escapes `"` and `\` (and Python's
  * json.dumps writes every non-ASCII character as `\uXXXX`), query strings and forms percent-encode
- * (either hex case, `+` for a space), HTML pages escape entities, and headers or blobs carry base64
- * or base64url — of the secret alone, of `username:password` (HTTP Basic), or of a larger text the
- * secret sits in, at any of base64's three alignments. Each secret is expanded into those forms
+ * (either hex case, `+` for a space, sometimes twice, in Latin-1 or as `%uXXXX`), HTML pages escape
+ * entities, debug dumps write hex, and headers or blobs carry base64 or base64url — of the secret
+ * alone, of `username:password` (HTTP Basic), or of a larger text the secret sits in, at any of
+ * base64's three alignments. Each of these is taken of the secret as given and in Unicode's
+ * composed and decomposed forms (NFC, NFD), which a server may normalize to. Each secret is expanded into those forms
  * once, when it is set, and all forms of all secrets are matched by one regular expression in one
  * pass (so a mask is never matched again, and a longer form wins over a shorter one).
  *
@@ -108,6 +110,15 @@ const lowerHex = (s: string): string => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLo
 
 /** Every form `secret` can take in text (see the module comment). */
 function formsOf(secret: string): string[] {
+  const forms = new Set<string>();
+  // A server may normalize Unicode (é as one code point or as e + U+0301) before echoing it.
+  const variants = new Set([secret, secret.normalize("NFC"), secret.normalize("NFD")]);
+  for (const variant of variants) for (const f of textForms(variant)) forms.add(f);
+  forms.delete("");
+  return [...forms];
+}
+
+function textForms(secret: string): string[] {
   const forms = new Set<string>([secret]);
   // JSON string content, also with `\/` (PHP) and with non-ASCII as \uXXXX in either hex case.
   const json = JSON.stringify(secret).slice(1, -1);
@@ -116,24 +127,34 @@ function formsOf(secret: string): string[] {
     forms.add(f);
     forms.add(f.replaceAll("/", "\\/"));
   }
-  // Percent-encoding: URI components, forms (`+` for a space), either hex case.
+  // Percent-encoding: URI components, forms (`+` for a space), encoded twice, Latin-1 and `%uXXXX`
+  // (the legacy `escape`), each in either hex case.
+  const percent: string[] = [escape(secret)];
   try {
     const uri = encodeURIComponent(secret);
-    for (const f of [uri, encodeURI(secret), new URLSearchParams([["", secret]]).toString().slice(1)]) {
-      forms.add(f);
-      forms.add(lowerHex(f));
-    }
+    percent.push(
+      uri,
+      encodeURI(secret),
+      new URLSearchParams([["", secret]]).toString().slice(1),
+      encodeURIComponent(uri),
+    );
   } catch {
-    // a lone surrogate has no percent-encoding, so it cannot appear percent-encoded either
+    // a lone surrogate has no UTF-8 percent-encoding, so it cannot appear that way either
+  }
+  for (const f of percent) {
+    forms.add(f);
+    forms.add(lowerHex(f));
   }
   // HTML entities, named and numeric.
   const html = secret.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
   forms.add(html.replaceAll('"', "&quot;").replaceAll("'", "&#39;"));
   forms.add(html.replaceAll('"', "&#34;").replaceAll("'", "&#x27;"));
-  // base64 and base64url, of the secret alone and (for long enough secrets) inside larger text.
+  // base64 and base64url, of the secret alone and inside larger text; and hex, either case.
   const bytes = new TextEncoder().encode(secret);
   for (const f of base64Forms(bytes)) forms.add(f);
-  forms.delete("");
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  forms.add(hex);
+  forms.add(hex.toUpperCase());
   return [...forms];
 }
 

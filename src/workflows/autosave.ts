@@ -1,4 +1,5 @@
 import { ValidationError } from "../errors/validation-error.ts";
+import { MAX_TIMER_MS } from "../internal/timers.ts";
 import { SPEC } from "../limits.ts";
 
 /** Options of {@link createAutosaver}. */
@@ -71,8 +72,10 @@ interface Edit<T> {
  */
 export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
   const { save, onError, keepFailed, debounceMs = SPEC.autosaveDebounceMs } = options;
-  if (!(debounceMs >= 0 && Number.isFinite(debounceMs)))
-    throw new ValidationError([{ field: "debounceMs", message: "must be a finite number, 0 or more" }]);
+  if (!(debounceMs >= 0 && debounceMs <= MAX_TIMER_MS))
+    throw new ValidationError([
+      { field: "debounceMs", message: `must be a number from 0 to ${MAX_TIMER_MS} (timers fire at once above it)` },
+    ]);
 
   let next: Edit<T> | undefined; // not yet sent, or kept after its save failed
   let inFlight: Edit<T> | undefined;

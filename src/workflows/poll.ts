@@ -2,6 +2,7 @@ import { DEFAULT_TERMINAL_STATES, statusOf } from "../assumptions.ts";
 import { TimeoutError } from "../errors/network-error.ts";
 import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
 import { sleep as defaultSleep } from "../internal/sleep.ts";
+import { MAX_TIMER_MS } from "../internal/timers.ts";
 import { SPEC } from "../limits.ts";
 
 /** Options of {@link poll}. */
@@ -104,10 +105,6 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
     dispose();
   }
 }
-
-// setTimeout fires at once for any delay above this (about 24.8 days), which would turn a long
-// backoff into a busy loop or a long deadline into an instant timeout.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Section 8.5 says task polls "use about 2 s with backoff" but gives neither factor nor ceiling:

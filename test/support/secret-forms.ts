@@ -36,6 +36,23 @@ function textForms(secret: string): string[] {
   const form = new URLSearchParams([["k", secret]]).toString().slice(2);
   forms.add(form);
   forms.add(form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
+  // Latin-1 percent-encoding and %uXXXX, as the legacy escape() and old form encoders write it
+  const legacy = Array.from(secret, (c) => {
+    const code = c.charCodeAt(0);
+    if (/[A-Za-z0-9@*_+\-./]/.test(c)) return c;
+    return code < 256
+      ? `%${code.toString(16).toUpperCase().padStart(2, "0")}`
+      : `%u${code.toString(16).toUpperCase().padStart(4, "0")}`;
+  }).join("");
+  forms.add(legacy);
+  try {
+    forms.add(encodeURIComponent(encodeURIComponent(secret)));
+  } catch {
+    // lone surrogate
+  }
+  const hex = Buffer.from(secret, "utf8").toString("hex");
+  forms.add(hex);
+  forms.add(hex.toUpperCase());
   const html = secret
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")
@@ -66,6 +83,15 @@ function inBase64(text: string, secret: string): boolean {
 
 /** Where a secret shows in `text`, in any form; undefined when it does not. */
 export function findSecret(text: string, secret: string): string | undefined {
+  const variants = new Set([secret, secret.normalize("NFC"), secret.normalize("NFD")]);
+  for (const variant of variants) {
+    const found = findForm(text, variant);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function findForm(text: string, secret: string): string | undefined {
   for (const form of textForms(secret)) {
     const at = text.indexOf(form);
     if (at >= 0)
@@ -89,5 +115,12 @@ export function echoForms(secret: string): Record<string, string> {
     embedded1: Buffer.from(`{"t":"${secret}"}`, "utf8").toString("base64"),
     embedded2: Buffer.from(`x{"t":"${secret}"}`, "utf8").toString("base64url"),
     html: secret.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;"),
+    nfd: secret.normalize("NFD"),
+    nfdUrl: encodeURIComponent(secret.normalize("NFD")),
+    twiceEncoded: encodeURIComponent(encodeURIComponent(secret)),
+    latin1: Array.from(secret, (c) =>
+      /[A-Za-z0-9]/.test(c) ? c : `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+    ).join(""),
+    hex: Buffer.from(secret, "utf8").toString("hex"),
   };
 }
