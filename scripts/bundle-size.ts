@@ -33,8 +33,10 @@ export const TARGET_KB = 20;
  * body guard, terminal-safe text).
  * Raised to 37.2 KB by the runtime matrix (issue 14, +0.2 KB, 36.8 → 37.0: the server-only guard
  * in browser workers, the CORS and hidden request id hints of browser errors).
+ * Raised to 37.5 KB by the last redaction forms (Unicode NFC/NFD, Latin-1 and double percent-
+ * encoding, hex: +0.2 KB, 37.0 → 37.2), leaving 0.3 KB of room.
  */
-export const BUDGET_KB = 37.2;
+export const BUDGET_KB = 37.5;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -365,8 +365,11 @@ describe("createAutosaver under random save latencies (fc.scheduler)", () => {
 });
 
 describe("no timer value can overflow (hardening issue, item 9)", () => {
-  it.each([2 ** 31, Number.POSITIVE_INFINITY, -1, Number.NaN])("a debounce of %d ms is refused, naming it", (debounceMs) => {
-    expect(() => createAutosaver({ save: async () => undefined, debounceMs })).toThrow(ValidationError);
-    expect(() => createAutosaver({ save: async () => undefined, debounceMs })).toThrow(/debounceMs/);
-  });
+  it.each([2 ** 31, Number.POSITIVE_INFINITY, -1, Number.NaN])(
+    "a debounce of %d ms is refused, naming it",
+    (debounceMs) => {
+      expect(() => createAutosaver({ save: async () => undefined, debounceMs })).toThrow(ValidationError);
+      expect(() => createAutosaver({ save: async () => undefined, debounceMs })).toThrow(/debounceMs/);
+    },
+  );
 });
