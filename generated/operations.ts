@@ -17,6 +17,11 @@ export interface OperationInfo {
   readonly pathParams: readonly string[];
 }
 
+/** The retry policy of a method the table does not describe: POST, PATCH and CONNECT are not idempotent (RFC 9110). */
+export function defaultRetry(method: string): OperationInfo["retry"] {
+  return method === "POST" || method === "PATCH" || method === "CONNECT" ? "never" : "repeatable";
+}
+
 /**
  * Decodes a row of the table below: `METHOD /path operationId [flags]`, where the flags are
  * `media` (media host), `public` (no auth) and a retry policy other than the method's default
@@ -31,7 +36,7 @@ function row(line: string): OperationInfo {
     operationId,
     host: flags.includes("media") ? "media" : "main",
     auth: !flags.includes("public"),
-    retry: retry ?? (method === "POST" || method === "PATCH" ? "never" : "repeatable"),
+    retry: retry ?? defaultRetry(method),
     pathParams: Array.from(path.matchAll(/\{([^{}]+)\}/g), (m) => m[1] as string),
   };
 }

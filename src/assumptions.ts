@@ -5,8 +5,9 @@
  * query-string writes, the toggles' method, the /task method) live in openapi/overlays/10-drift.
  */
 
+import { isRecord } from "./internal/is-record.ts";
+
 type Json = unknown;
-const isRecord = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Section 2: sign-in returns AccessToken, IdToken, RefreshToken. Section 5 gap: the refresh
  * response's shape is not shown — we accept any of the same three names in it. */

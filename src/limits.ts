@@ -29,8 +29,6 @@ export const SPEC = Object.freeze({
   minStatusPollIntervalMs: 3_000,
   /** Section 8.5: task polls about every 2 s, with backoff. */
   taskPollIntervalMs: 2_000,
-  /** Section 8.6 / 5.2: access token lifetime about 1 hour. */
-  accessTokenLifetimeMs: 60 * 60 * 1000,
 });
 
 /**
@@ -47,7 +45,6 @@ export const CLIENT_DEFAULTS = Object.freeze({
   /** Refresh this long before the access token's `exp`, so no request leaves with an expired token. */
   tokenRefreshSkewMs: 60_000,
   /** Page size when the caller gives none, and the largest accepted (Section 8.5: never limit=10000). */
-  pageLimit: 100,
   maxPageLimit: 100,
   /**
    * Highest `maxPageLimit` option accepted: a client choice, not from the specification (Section 8

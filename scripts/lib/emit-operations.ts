@@ -41,9 +41,13 @@ function operationRows(doc: Doc): OperationRow[] {
   return rows.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
 }
 
-/** The retry policy an operation has unless `x-retry` says otherwise. */
+/**
+ * The retry policy an operation has unless `x-retry` says otherwise: RFC 9110's methods that are
+ * not idempotent (POST, PATCH, CONNECT) are never repeated. The generated `defaultRetry` below is
+ * this rule, for calls the table does not describe (retry-policy.ts); keep the two the same.
+ */
 const defaultRetry = (method: string): OperationRow["retry"] =>
-  method === "POST" || method === "PATCH" ? "never" : "repeatable";
+  method === "POST" || method === "PATCH" || method === "CONNECT" ? "never" : "repeatable";
 
 /**
  * One row as one line, `METHOD /path operationId [flags]`: `media` for the media host, `public`
@@ -81,6 +85,11 @@ export interface OperationInfo {
   readonly pathParams: readonly string[];
 }
 
+/** The retry policy of a method the table does not describe: POST, PATCH and CONNECT are not idempotent (RFC 9110). */
+export function defaultRetry(method: string): OperationInfo["retry"] {
+  return method === "POST" || method === "PATCH" || method === "CONNECT" ? "never" : "repeatable";
+}
+
 /**
  * Decodes a row of the table below: \`METHOD /path operationId [flags]\`, where the flags are
  * \`media\` (media host), \`public\` (no auth) and a retry policy other than the method's default
@@ -95,7 +104,7 @@ function row(line: string): OperationInfo {
     operationId,
     host: flags.includes("media") ? "media" : "main",
     auth: !flags.includes("public"),
-    retry: retry ?? (method === "POST" || method === "PATCH" ? "never" : "repeatable"),
+    retry: retry ?? defaultRetry(method),
     pathParams: Array.from(path.matchAll(/\\{([^{}]+)\\}/g), (m) => m[1] as string),
   };
 }

@@ -5,10 +5,8 @@
  */
 import { isCalendarDate } from "../../generated/validators.ts";
 import type { ValidationIssue } from "../errors/validation-error.ts";
+import { isRecord } from "../internal/is-record.ts";
 import { idIssues } from "./path-params.ts";
-
-type Json = Record<string, unknown>;
-const isRecord = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 // Only real calendar dates are compared: the generated schema already reports the others, once.
 function dateOrder(body: unknown, from: string, to: string, prefix: string): ValidationIssue[] {

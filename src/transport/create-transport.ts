@@ -41,8 +41,6 @@ export interface TransportDeps {
 export interface Transport {
   (request: Request | OutgoingRequest): Promise<Response>;
   readonly limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter;
-  /** The partner's rate pacer; undefined when `ratePacing` is off. */
-  readonly pacerFor: (partnerId: string | undefined) => RatePacer | undefined;
 }
 
 const UNAUTHENTICATED = /^\/(auth(\/.*)?|status\/)$/;
@@ -182,7 +180,7 @@ export function createTransport(deps: TransportDeps): Transport {
       scope?.dispose();
     }
   };
-  return Object.assign(transport, { limiterFor, pacerFor });
+  return Object.assign(transport, { limiterFor });
 }
 
 const trimSlash = (s: string): string => (s.endsWith("/") ? s.slice(0, -1) : s);

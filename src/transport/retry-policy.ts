@@ -8,6 +8,7 @@
  * Failures another attempt cannot change (the call's deadline, a refused redirect, a body past the
  * size limit) end the call at once. A wait that would end after the deadline is not started.
  */
+import { defaultRetry } from "../../generated/operations.ts";
 import { errorFromFailure } from "../errors/from-failure.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import type { Redactor } from "../internal/redact.ts";
@@ -94,8 +95,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
         continue;
       }
       if (response && !isRetryableStatus(response.status)) return response;
-      const policy =
-        ctx.op?.retry ?? (["GET", "HEAD", "OPTIONS", "PUT", "DELETE"].includes(ctx.method) ? "repeatable" : "never");
+      const policy = ctx.op?.retry ?? defaultRetry(ctx.method);
       if (failure && !failure.retryable) return give(ctx, outcome, failure.sent && policy !== "repeatable");
       if (ctx.call?.transportRetries === false) return give(ctx, outcome, false); // a poll retries on its own schedule
 

@@ -6,6 +6,8 @@
  * rather than handing it back as the result. (No check is documented for POST /campaigns/, which
  * is therefore never repeated.)
  */
+
+import { isRecord } from "../internal/is-record.ts";
 import type { CallContext } from "./policy.ts";
 import type { WriteCheck } from "./retry-policy.ts";
 
@@ -75,5 +77,3 @@ function deepEqual(a: unknown, b: unknown): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((k) => deepEqual(a[k], b[k]));
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,6 +1,7 @@
 import { DEFAULT_TERMINAL_STATES, statusOf } from "../assumptions.ts";
 import { TimeoutError } from "../errors/network-error.ts";
 import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
+import { abortable } from "../internal/abortable.ts";
 import { sleep as defaultSleep } from "../internal/sleep.ts";
 import { MAX_TIMER_MS } from "../internal/timers.ts";
 import { SPEC } from "../limits.ts";
@@ -89,7 +90,7 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
       signal.throwIfAborted();
       let least = 0;
       try {
-        const value = await untilAborted(fetchStatus(signal), signal);
+        const value = await abortable(fetchStatus(signal), signal);
         if (isDone(value)) return value;
         failures = 0;
       } catch (error) {
@@ -99,7 +100,7 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
         least = retryAfter;
       }
       const delay = Math.max(least, minIntervalMs, Math.min(interval, maxIntervalMs, MAX_TIMER_MS));
-      await untilAborted(wait(Math.min(delay, MAX_TIMER_MS), signal), signal);
+      await abortable(wait(Math.min(delay, MAX_TIMER_MS), signal), signal);
     }
   } finally {
     dispose();
@@ -206,17 +207,4 @@ function pollSignal(options: Timing): { signal: AbortSignal; dispose: () => void
       outer?.removeEventListener("abort", onAbort);
     },
   };
-}
-
-/** Settles like `promise`, or rejects with the signal's reason as soon as it aborts — for a fetch or sleep that ignores it. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {}); // its own failure no longer matters
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }

@@ -263,3 +263,19 @@ describe("pacing never makes the client slower than the specification's own rule
     expect(ms).toBeLessThan(2_000); // 30 s before: the pacer spaced the retries 2 s apart
   });
 });
+
+describe("one retry-by-method rule (request path v2, item 6)", () => {
+  it.each([
+    ["GET", "repeatable"],
+    ["HEAD", "repeatable"],
+    ["OPTIONS", "repeatable"],
+    ["TRACE", "repeatable"], // idempotent (RFC 9110); the transport's own copy used to say never
+    ["PUT", "repeatable"],
+    ["DELETE", "repeatable"],
+    ["POST", "never"],
+    ["PATCH", "never"],
+  ])("%s → %s (the table's default and the transport's fallback are one function)", async (method, expected) => {
+    const { defaultRetry } = await import("../../generated/operations.ts");
+    expect(defaultRetry(method)).toBe(expected);
+  });
+});
