@@ -3,8 +3,17 @@
  * pipeline) and openapi-fetch's typed methods over the merged description, with every call
  * validated before it is sent.
  */
-import createClient, { type Client } from "openapi-fetch";
+import createClient from "openapi-fetch";
 import { type OperationInfo, operations } from "../generated/operations.ts";
+import {
+  type AudienceClient,
+  type CallHooks,
+  type CallParams,
+  type HookedCall,
+  METHODS,
+  type PublicConfig,
+  type RawClient,
+} from "./client-types.ts";
 import { ValidationError } from "./errors/validation-error.ts";
 import { jsonBodyIssues } from "./guards/json-body.ts";
 import { partnerTokenPathIssues } from "./guards/partner-token-paths.ts";
@@ -24,93 +33,15 @@ import {
   normalizeCredentials,
   normalizeOptions,
   normalizeSessionTokens,
-  type SessionTokens,
 } from "./options.ts";
 import { Session } from "./session/session.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
 import { type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
 import type { ClientPaths } from "./types.ts";
-import { createSetupProcess, type SetupProcess } from "./workflows/setup-process.ts";
+import { createSetupProcess } from "./workflows/setup-process.ts";
+import type { SetupProcess } from "./workflows/setup-process-types.ts";
 import { SetupStates } from "./workflows/setup-state.ts";
 import { StatusTaskStarts } from "./workflows/status-tasks.ts";
-
-type RawClient = Client<ClientPaths>;
-const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE"] as const;
-
-/** Hooks around every call made through the client: refuse before sending, observe after. */
-export interface CallHooks {
-  /** Runs after validation, before sending; throw to refuse the call. */
-  before?(call: HookedCall): void;
-  /** Runs once the call has a response (whatever its status); what it throws is logged, never thrown into the call. */
-  after?(call: HookedCall, result: { data?: unknown; error?: unknown; response: Response }): void;
-}
-
-/** A call as the hooks see it: its operation row, parameters (defaults filled) and body. */
-export interface HookedCall {
-  /** The operation's row in the generated operation table (method, path, host, auth, retry policy). */
-  readonly op: OperationInfo;
-  /** The call's parameters, defaults filled (such as `adplatform`). */
-  readonly params: CallParams | undefined;
-  /** The request body as the caller gave it. */
-  readonly body: unknown;
-}
-
-/** The `params` of a raw call, as the hooks see them. */
-export interface CallParams {
-  /** Path parameters. */
-  path?: Record<string, unknown>;
-  /** Query parameters. */
-  query?: unknown;
-  /** Header parameters. */
-  header?: unknown;
-}
-
-/**
- * The client: openapi-fetch's typed `GET`/`POST`/… over the API description, plus the session,
- * partner and limiter state. Made by {@link createAudienceClient}.
- */
-export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number] | "request" | "use" | "eject"> {
-  /** The normalized, frozen configuration, without its secrets (credentials, session tokens, token store). */
-  readonly config: PublicConfig;
-  /** The partner id in use, once known. */
-  partnerId(): string | undefined;
-  /** Sign-in and refresh counts of this client's session. */
-  sessionStats(): {
-    /** Sign-ins made. */
-    signIns: number;
-    /** Token refreshes made. */
-    refreshes: number;
-  };
-  /** Current concurrency cap and usage for the partner (Section 8.4). */
-  concurrency(): {
-    /** Calls allowed in flight now (8, or 4 after a 429). */
-    limit: number;
-    /** Calls in flight. */
-    active: number;
-    /** Calls waiting for a slot. */
-    queued: number;
-  };
-  /**
-   * New credentials for this client: forgets the session and any sign-in refusal or cool-down the
-   * client remembered (a refused sign-in is not repeated until then); the next call signs in.
-   * Checked like the `credentials` option (a TypeError names the field).
-   */
-  useCredentials(credentials: { username: string; password: string }): void;
-  /** A new session for this client (as the `session` option); forgets any remembered refusal. */
-  useSession(session: SessionTokens): void;
-  /** Adds hooks around every call (used by the workflow helpers; available to extensions). */
-  addHooks(hooks: CallHooks): void;
-  /** The campaign setup of one event (Section 3): one handle per eid, shared by every caller. */
-  setupProcess(eid: string): SetupProcess;
-  /**
-   * Whether this client has sent `PUT /events/{eid}/client_campaign_status` for `eid` (and had an
-   * answer): the task poll of {@link waitForClientCampaignStatusTask} belongs to such a PUT (Section 8.5).
-   */
-  hasSentClientCampaignStatus(eid: string): boolean;
-}
-
-/** The configuration as the client exposes it: everything but what could carry a secret. */
-export type PublicConfig = Readonly<Omit<ClientConfig, "credentials" | "session" | "tokenStore">>;
 
 /** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
 export interface InternalSeams {

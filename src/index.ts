@@ -6,14 +6,8 @@
  */
 
 export { API_VERSION } from "../generated/operations.ts";
-export {
-  type AudienceClient,
-  type CallHooks,
-  type CallParams,
-  createAudienceClient,
-  type HookedCall,
-  type PublicConfig,
-} from "./create-client.ts";
+export type { AudienceClient, CallHooks, CallParams, HookedCall, PublicConfig } from "./client-types.ts";
+export { createAudienceClient } from "./create-client.ts";
 export {
   ApiError,
   AuthenticationError,
@@ -87,5 +81,5 @@ export type {
   PublishResult,
   SetupPayload,
   SetupProcess,
-} from "./workflows/setup-process.ts";
+} from "./workflows/setup-process-types.ts";
 export { assertXlsx } from "./workflows/xlsx.ts";

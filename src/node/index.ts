@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import type { AudienceClient } from "../create-client.ts";
+import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { ingestExcel, uploadMedia } from "../workflows/ingest.ts";
 

@@ -4,7 +4,7 @@
  * drift overlay declares (openapi/overlays/10-drift.overlay.yaml, QueryStringParams).
  */
 
-import type { AudienceClient } from "../create-client.ts";
+import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { pathParamIssues } from "../guards/path-params.ts";
 import { withSignal } from "../internal/with-signal.ts";

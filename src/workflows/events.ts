@@ -1,6 +1,6 @@
 /** Event reads: the paginated list, predictions and benchmarks with their detected unit. */
 import type { components } from "../../generated/schema.ts";
-import type { AudienceClient } from "../create-client.ts";
+import type { AudienceClient } from "../client-types.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import { benchmarkValuesOf, type NormalizedBenchmark, normalizeBenchmark } from "./benchmark.ts";

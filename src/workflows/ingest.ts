@@ -1,6 +1,6 @@
 /** Manual sales ingest (JSON or an XLSX workbook) and media upload (Section 4). */
 import type { components } from "../../generated/schema.ts";
-import type { AudienceClient } from "../create-client.ts";
+import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";

@@ -1,6 +1,6 @@
 /** The list helpers' shared shape: a checked page size, then {@link paginate}. */
 
-import type { AudienceClient } from "../create-client.ts";
+import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { type PageRequest, pageOptionIssues, paginate } from "./paginate.ts";

@@ -3,7 +3,7 @@
  * notifications are separate surfaces, not one inbox (Section 2).
  */
 
-import type { AudienceClient } from "../create-client.ts";
+import type { AudienceClient } from "../client-types.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import type { GetOk } from "../types.ts";
 import { unwrap } from "../unwrap.ts";

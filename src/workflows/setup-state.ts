@@ -4,7 +4,7 @@
  * through: the guard never blocks on a guess.
  */
 import { isPublishedForm } from "../assumptions.ts";
-import type { CallHooks, HookedCall } from "../create-client.ts";
+import type { CallHooks, HookedCall } from "../client-types.ts";
 import { type SetupState, SetupStateError } from "../errors/setup-state-error.ts";
 
 const SETUP = "/setup_processes/{eid}";

@@ -4,7 +4,7 @@
  * remembers, per eid, that it has sent `PUT /events/{eid}/client_campaign_status` (the server
  * answered it, whatever the status); `waitForClientCampaignStatusTask` polls only such an eid.
  */
-import type { CallHooks } from "../create-client.ts";
+import type { CallHooks } from "../client-types.ts";
 
 const STATUS_PUT = "PUT /events/{eid}/client_campaign_status";
 
