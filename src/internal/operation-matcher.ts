@@ -3,7 +3,6 @@ import { type OperationInfo, operations } from "../../generated/operations.ts";
 
 export interface MatchedOperation {
   readonly op: OperationInfo;
-  readonly pathParams: Readonly<Record<string, string>>;
 }
 
 interface Compiled {
@@ -36,13 +35,7 @@ export function createOperationMatcher(bases: { main: URL; media: URL }) {
       const rest = url.pathname.slice(prefix.path.length) || "/";
       for (const c of compiled) {
         if (c.op.method !== method || c.op.host !== prefix.host) continue;
-        const m = c.regex.exec(rest);
-        if (!m) continue;
-        const pathParams: Record<string, string> = {};
-        c.op.pathParams.forEach((name, i) => {
-          pathParams[name] = decodeURIComponent(m[i + 1] ?? "");
-        });
-        return { op: c.op, pathParams };
+        if (c.regex.test(rest)) return { op: c.op };
       }
     }
     return undefined;

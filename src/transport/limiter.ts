@@ -14,7 +14,6 @@ export interface LimiterOptions {
 
 interface Waiter {
   grant: () => void;
-  reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
 }
@@ -63,7 +62,6 @@ export class ConcurrencyLimiter {
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         grant: () => resolve(this.#releaser()),
-        reject,
         signal,
         onAbort: () => {
           const i = this.#queue.indexOf(waiter);
