@@ -138,6 +138,8 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       next = { ...next, params, audienceCall: info, parseAs: parseJson ? "stream" : next.parseAs };
       if (op.host === "media" && next.baseUrl === undefined) next = { ...next, baseUrl: config.mediaUrl.href };
     }
+    // A path outside the description: the caller's parseAs still says whether a 2xx must be JSON.
+    if (!op && next.parseAs !== undefined && next.parseAs !== "json") next = { ...next, audienceExpectJson: false };
     // A user's middleware is handed real Requests (the client's default is OutgoingRequest).
     if (middlewares > 0 && next.Request === undefined) next = { ...next, Request: globalThis.Request };
     const result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);

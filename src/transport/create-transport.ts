@@ -140,6 +140,7 @@ export function createTransport(deps: TransportDeps): Transport {
       call: op === call?.op ? call : undefined,
       authenticated,
       secretBody,
+      expectJson: out.audienceExpectJson,
       signal: scope?.signal,
       startedAt: monotonicNow(),
       path,

@@ -47,12 +47,14 @@ export function fetchTerminal(
         return response;
       }
       const body = await readBody(response, maxResponseBytes, requestId());
-      if (response.ok && body.byteLength > 0 && ctx.method !== "HEAD")
+      if (response.ok && ctx.expectJson && body.byteLength > 0 && ctx.method !== "HEAD")
         parseJson(decoder.decode(body), response.headers.get("content-type"), requestId());
-      // The body is decoded now: its original encoding and length no longer describe it.
+      // The body is decoded now: its original encoding and length no longer describe it. An empty
+      // one says so, as openapi-fetch reads it (Content-Length: 0 → undefined data and error).
       const headers = new Headers(response.headers);
       headers.delete("content-encoding");
       headers.delete("content-length");
+      if (body.byteLength === 0) headers.set("content-length", "0");
       const nullBody = response.status === 204 || response.status === 304 || ctx.method === "HEAD";
       return new Response(nullBody ? null : body, {
         status: response.status,

@@ -25,6 +25,11 @@ export interface CallInfo {
 /** The request init openapi-fetch passes through, plus the call's description. */
 export interface OutgoingInit extends RequestInit {
   audienceCall?: CallInfo;
+  /**
+   * False when the caller asked openapi-fetch for a body other than JSON (`parseAs` text, blob,
+   * arrayBuffer, stream): a 2xx that is not JSON is then the answer, not a broken reply.
+   */
+  audienceExpectJson?: boolean;
 }
 
 /** A call as a plain description; used as openapi-fetch's `Request` class. */
@@ -35,6 +40,7 @@ export class OutgoingRequest {
   readonly body: BodyInit | null;
   readonly signal: AbortSignal | undefined;
   readonly audienceCall: CallInfo | undefined;
+  readonly audienceExpectJson: boolean;
 
   constructor(input: string | URL, init: OutgoingInit = {}) {
     this.url = String(input);
@@ -43,6 +49,7 @@ export class OutgoingRequest {
     this.body = init.body ?? null;
     this.signal = init.signal ?? undefined;
     this.audienceCall = init.audienceCall;
+    this.audienceExpectJson = init.audienceExpectJson ?? init.audienceCall?.parseJson ?? true;
   }
 }
 
@@ -60,11 +67,15 @@ export async function toOutgoing(input: Request | OutgoingRequest): Promise<Outg
 }
 
 function describe(input: Request | OutgoingRequest): OutgoingInit {
-  const call = (input as { audienceCall?: CallInfo }).audienceCall;
+  const { audienceCall: call, audienceExpectJson: expectJson } = input as {
+    audienceCall?: CallInfo;
+    audienceExpectJson?: boolean;
+  };
   return {
     method: input.method,
     headers: input.headers,
     signal: input.signal ?? null,
     ...(call ? { audienceCall: call } : {}),
+    ...(expectJson === false ? { audienceExpectJson: false } : {}),
   };
 }

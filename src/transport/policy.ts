@@ -37,6 +37,8 @@ export interface CallContext {
   readonly authenticated: boolean;
   /** Whether the body carries a secret (sign-in, refresh): such a request never follows a redirect. */
   readonly secretBody: boolean;
+  /** Whether a 2xx must be JSON: false when the caller asked for another `parseAs`. */
+  readonly expectJson: boolean;
   /** Aborts on the caller's signal or at the call's deadline (internal/call-signal.ts), if either is set. */
   readonly signal: AbortSignal | undefined;
   readonly startedAt: number;
