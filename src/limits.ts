@@ -5,6 +5,8 @@
 export const SPEC = Object.freeze({
   /** Section 1 and 9.1: the main API's path prefix; the base address already includes it. */
   apiVersionPath: "/api/v3",
+  /** Section 1 and 9.1: the media host is the main API's host under this prefix, without a version. */
+  mediaPath: "/api/media",
   /** Section 8.2: "no more than 5 attempts recommended for clients". */
   maxAttempts: 5,
   /** Section 8.2: retryable statuses 500, 502, 503, 504, 429. */

@@ -311,7 +311,7 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
       `must end with the version segment ${SPEC.apiVersionPath}, e.g. https://<host>${SPEC.apiVersionPath}`,
     );
   const mediaUrl =
-    options.mediaUrl === undefined ? new URL(`${baseUrl.origin}/api/media`) : url("mediaUrl", options.mediaUrl);
+    options.mediaUrl === undefined ? new URL(`${baseUrl.origin}${SPEC.mediaPath}`) : url("mediaUrl", options.mediaUrl);
 
   const allowBrowser = options.dangerouslyAllowBrowser === true;
   const credentials =

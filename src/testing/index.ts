@@ -4,6 +4,7 @@
  * `@stoplight/prism-cli`, an optional peer dependency, in your devDependencies.
  * @module @audience-intelligence/client/testing
  */
+import { SPEC } from "../limits.ts";
 import { startPrism } from "./prism.ts";
 
 /** A running mock of the API. */
@@ -45,5 +46,5 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     ...(options.description !== undefined ? { description: options.description } : {}),
     ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
   });
-  return { baseUrl: prism.url, mediaUrl: `${new URL(prism.url).origin}/api/media`, close: () => prism.stop() };
+  return { baseUrl: prism.url, mediaUrl: `${new URL(prism.url).origin}${SPEC.mediaPath}`, close: () => prism.stop() };
 }

@@ -15,6 +15,7 @@ import { createServer as createHttpServer, request as httpRequest, type Server }
 import { createRequire } from "node:module";
 import { connect, createServer } from "node:net";
 import { dirname, join } from "node:path";
+import { SPEC } from "../limits.ts";
 
 const PACKAGE = "@audience-intelligence/client";
 const PRISM = "@stoplight/prism-cli";
@@ -74,7 +75,7 @@ export function freePort(): Promise<number> {
 }
 
 /** The path prefixes of the main API and of the media host (Section 1, 9.1). */
-const PREFIXES = ["/api/v3", "/api/media"] as const;
+const PREFIXES = [SPEC.apiVersionPath, SPEC.mediaPath] as const;
 
 export interface PrismProcess {
   /** The base address for a client: `http://127.0.0.1:<port>/api/v3` (media under `/api/media`). */
