@@ -28,7 +28,7 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
 }
 
 /** An HTTP-date in epoch ms, or undefined. `now` resolves RFC 850's two-digit year. */
-function parseHttpDate(text: string, now: number): number | undefined {
+export function parseHttpDate(text: string, now: number): number | undefined {
   let m = IMF_FIXDATE.exec(text);
   if (m) return utc(Number(m[3]), m[2] as string, Number(m[1]), m[4], m[5], m[6]);
   m = RFC850_DATE.exec(text);
