@@ -26,6 +26,7 @@ import { observedLogger } from "./internal/observed-logger.ts";
 import { createOperationMatcher } from "./internal/operation-matcher.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
 import { Redactor } from "./internal/redact.ts";
+import { ServerClock } from "./internal/server-clock.ts";
 import { CLIENT_DEFAULTS } from "./limits.ts";
 import {
   type AudienceClientOptions,
@@ -74,15 +75,18 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   const logger = observedLogger(config.logger, redactor);
   const match = createOperationMatcher({ main: config.baseUrl, media: config.mediaUrl });
   let session: Session | undefined;
+  // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
+  const clock = new ServerClock();
   const transport: Transport = createTransport({
     config,
     redactor,
     logger,
     match,
     session: () => session as Session,
+    clock,
     ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}),
   });
-  session = new Session({ config, redactor, logger, send: transport });
+  session = new Session({ config, redactor, logger, send: transport, now: () => clock.now() });
   const api = createClient<ClientPaths>({
     Request: OutgoingRequest as unknown as typeof Request,
     baseUrl: config.baseUrl.href,

@@ -9,10 +9,12 @@ import { callSignal } from "../internal/call-signal.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import type { OperationMatcher } from "../internal/operation-matcher.ts";
 import type { Redactor } from "../internal/redact.ts";
+import type { ServerClock } from "../internal/server-clock.ts";
 import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
 import { type ClientConfig, globalFetch, type Logger } from "../options.ts";
 import type { Session } from "../session/session.ts";
 import { credentialsPolicy, PARTNER_HEADER, sessionPolicy } from "./auth-policy.ts";
+import { clockPolicy } from "./clock-policy.ts";
 import { AttemptFailure } from "./failure.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
 import { ConcurrencyLimiter } from "./limiter.ts";
@@ -34,6 +36,8 @@ export interface TransportDeps {
   readonly logger: Logger;
   readonly match: OperationMatcher;
   readonly session: () => Session;
+  /** The server's clock, learned from every response's Date (issue 19). */
+  readonly clock: ServerClock;
   /** Test seams: randomness, clock and sleep of the retry policy. */
   readonly retryHooks?: Pick<RetryDeps, "random" | "now" | "sleep">;
 }
@@ -88,6 +92,7 @@ export function createTransport(deps: TransportDeps): Transport {
       redactor,
       reauthenticate: (token) => deps.session().reauthenticate(token),
       writeCheck: writeChecks((request) => transport(request)),
+      now: () => deps.clock.now(), // an HTTP-date Retry-After means server time
       ...deps.retryHooks,
     }),
     sessionPolicy(authorizer),
@@ -95,6 +100,7 @@ export function createTransport(deps: TransportDeps): Transport {
     credentialsPolicy(authorizer),
     ...(config.tracer ? [traceAttemptPolicy({ tracer: config.tracer, redactor })] : []),
     timeoutPolicy(config.timeoutMs),
+    clockPolicy(deps.clock),
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
   ];
   const run = compose(policies, fetchTerminal(config.fetch, config.fetch === globalFetch, config.maxResponseBytes));
