@@ -44,8 +44,16 @@ export const CLIENT_DEFAULTS = Object.freeze({
   maxRetryAfterMs: 60_000,
   /** Per-attempt timeout (Section 8.2's 5 s is the platform's own upstream timeout, not the client's). */
   attemptTimeoutMs: 30_000,
-  /** Refresh this long before the access token's `exp`, so no request leaves with an expired token. */
+  /**
+   * Start a refresh this long before the access token's `exp` (or at half the lifetime of a token
+   * that lives less than twice this), in the background: calls keep the current token meanwhile.
+   */
   tokenRefreshSkewMs: 60_000,
+  /**
+   * Calls wait for the refresh only once the token is this close to `exp` (or a tenth of its
+   * lifetime, when shorter), so that no request leaves with a token about to expire in flight.
+   */
+  tokenHardMarginMs: 10_000,
   /** Page size when the caller gives none, and the largest accepted (Section 8.5: never limit=10000). */
   maxPageLimit: 100,
   /**

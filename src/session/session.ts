@@ -16,6 +16,12 @@
  *   each; a refresh in cool-down leaves calls on the current token while it is valid.
  * - At most one refresh per call: the refresh margin is 60 s, or half the token's lifetime when that
  *   is shorter, and a token received after a call began serves that call whatever its margin.
+ * - No call waits for a planned refresh (issue 19): past the refresh margin the refresh runs in the
+ *   background (single flight) while calls keep the current token, until a hard margin of 10 s (a
+ *   tenth of the lifetime, when shorter) before `exp`. A background refresh that fails starts the
+ *   cool-down above and is tried again after it; calls are not failed while the token is valid.
+ *   A 401 still makes every call wait for the refresh it forces.
+ * - `exp` is judged on the server's clock (`now`, internal/server-clock.ts), not the local one.
  *
  * The token store is a cache, never a single point of failure (Section 5.8): a `get` that throws,
  * hangs past `timeoutMs` or returns something unusable is reported through the logger and treated
@@ -76,6 +82,8 @@ export class Session {
   #tokenAt = 0;
   #expiry: number | undefined;
   #renewAt = Number.POSITIVE_INFINITY;
+  /** Past this (wall, server time), calls wait for the renewal instead of using the current token. */
+  #hardAt = Number.POSITIVE_INFINITY;
   /** The last authorization handed out, reused while its token is current. */
   #current: Authorization | undefined;
   #partnerId: string | undefined;
@@ -110,9 +118,12 @@ export class Session {
    */
   current(since?: number): Authorization | undefined {
     const current = this.#current;
-    if (!current || this.#renewing || this.#refusal || current.accessToken !== this.#tokens?.accessToken)
-      return undefined;
-    return this.#now() < this.#renewAt || this.#freshFor(since) ? current : undefined;
+    if (!current || this.#refusal || current.accessToken !== this.#tokens?.accessToken) return undefined;
+    const now = this.#now();
+    if (now < this.#renewAt || this.#freshFor(since)) return current;
+    if (now >= this.#hardAt) return undefined;
+    this.#renewInBackground();
+    return current;
   }
 
   /** A current access token and the partner, signing in or refreshing first when needed. */
@@ -124,10 +135,15 @@ export class Session {
       });
       await this.#establishing;
     }
-    // A refresh under way (after a 401) is about to replace the token: wait for it, do not send
-    // the old one. Its failure is reported to the call that started it.
-    if (this.#renewing) await this.#renewing.catch(() => undefined);
-    if (this.#now() >= this.#renewAt && !this.#freshFor(since)) await this.#renew();
+    // A refresh under way for a token past its hard margin (or refused with a 401) is about to
+    // replace it: wait for it, do not send the old one. Its failure is reported to the call that
+    // started it. Before the hard margin, a planned refresh runs in the background.
+    const now = this.#now();
+    if (this.#renewing && now >= this.#hardAt) await this.#renewing.catch(() => undefined);
+    if (this.#now() >= this.#renewAt && !this.#freshFor(since)) {
+      if (this.#now() < this.#hardAt) this.#renewInBackground();
+      else await this.#renew();
+    }
     if (this.#refusal) throw this.#refused();
     const tokens = this.#tokens;
     if (!tokens) throw new AuthenticationError("No session: sign-in did not produce an access token", { status: 0 });
@@ -144,6 +160,7 @@ export class Session {
     if (this.#tokens) {
       this.#expiry = Math.min(this.#expiry ?? Number.POSITIVE_INFINITY, this.#now());
       this.#renewAt = Math.min(this.#renewAt, this.#expiry);
+      this.#hardAt = Math.min(this.#hardAt, this.#expiry);
     }
     await this.#renew();
   }
@@ -169,6 +186,7 @@ export class Session {
     this.#current = undefined;
     this.#partnerId = undefined;
     this.#renewAt = Number.POSITIVE_INFINITY;
+    this.#hardAt = Number.POSITIVE_INFINITY;
   }
 
   #setCredentials(credentials: Credentials | undefined): void {
@@ -197,6 +215,21 @@ export class Session {
         ? 0
         : Math.min(CLIENT_DEFAULTS.tokenRefreshSkewMs, Math.max(0, this.#expiry - now) / 2);
     this.#renewAt = this.#expiry === undefined ? Number.POSITIVE_INFINITY : this.#expiry - margin;
+    const hard =
+      this.#expiry === undefined
+        ? 0
+        : Math.min(CLIENT_DEFAULTS.tokenHardMarginMs, Math.max(0, this.#expiry - now) / 10);
+    this.#hardAt = this.#expiry === undefined ? Number.POSITIVE_INFINITY : this.#expiry - hard;
+  }
+
+  /** The planned refresh, off every call's path: its failure is the cool-down's to handle. */
+  #renewInBackground(): void {
+    if (this.#renewing) return;
+    this.#renew().catch((error: unknown) =>
+      this.#deps.logger.warn?.("a background refresh failed; calls keep the current token while it is valid", {
+        error: error instanceof Error ? error.name : typeof error,
+      }),
+    );
   }
 
   /**

@@ -17,6 +17,8 @@ export interface SkewedApiOptions {
   readonly latencyMs?: number;
   /** Delay of a refresh, ms. @default 0 */
   readonly refreshDelayMs?: number;
+  /** Answers a refresh with a 503 while this returns true. */
+  readonly failRefresh?: () => boolean;
   /** Items the event list has in all. @default 10000 */
   readonly totalEvents?: number;
 }
@@ -93,6 +95,7 @@ export async function startSkewedApi(options: SkewedApiOptions = {}): Promise<Sk
       }
       if (req.method === "POST" && path === "/auth/refresh_token") {
         await delay(options.refreshDelayMs);
+        if (options.failRefresh?.()) return send(res, 503, { message: "Service Unavailable" });
         stats.refreshes += 1;
         refreshedAt.push(Date.now());
         const { RefreshToken: _r, ...rest } = tokens();

@@ -92,11 +92,29 @@ describe("session (Section 5)", () => {
     expect(api.refreshes()).toBe(0);
     expect(api.calls()[0]?.headers.authorization).toBe(`Bearer ${short.AccessToken}`);
     await new Promise((r) => setTimeout(r, 1_100)); // past half the lifetime: due
+    // Due, not expired: this call keeps the current token, and the refresh starts in the background.
     await client.GET("/events/{eid}", { params: { path: { eid: "e2" } } });
+    expect(api.calls()[1]?.headers.authorization).toBe(`Bearer ${short.AccessToken}`);
+    while (client.sessionStats().refreshes === 0) await new Promise((r) => setTimeout(r, 5));
+    await client.GET("/events/{eid}", { params: { path: { eid: "e3" } } });
     expect(api.refreshes()).toBe(1);
-    const sent = api.calls()[1]?.headers.authorization ?? "";
+    const sent = api.calls()[2]?.headers.authorization ?? "";
     const claims = JSON.parse(Buffer.from(sent.split(".")[1] ?? "", "base64url").toString()) as { exp: number };
     expect(claims.exp * 1000).toBeGreaterThan(Date.now() + 60_000);
+  });
+
+  it("past the hard margin (a tenth of a short lifetime before exp) a call waits for the refresh", async () => {
+    api = await startFakeApi();
+    const exp = Math.floor(Date.now() / 1000) + 2;
+    const short = makeTokens({ expSeconds: exp });
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      session: { accessToken: short.AccessToken, refreshToken: short.RefreshToken, idToken: short.IdToken },
+    });
+    while (Date.now() < exp * 1000 - 90) await new Promise((r) => setTimeout(r, 10));
+    await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
+    expect(api.refreshes()).toBe(1);
+    expect(api.calls()[0]?.headers.authorization).not.toBe(`Bearer ${short.AccessToken}`);
   });
 
   it("a call that waited for its concurrency slot leaves with the token current then, not the one of when it was made", async () => {
@@ -104,7 +122,8 @@ describe("session (Section 5)", () => {
     // Due for refresh within the next second: 2 s of lifetime, due at half of it.
     const receivedAt = Date.now();
     const exp = Math.floor(receivedAt / 1000) + 2;
-    const renewAt = exp * 1000 - (exp * 1000 - receivedAt) / 2;
+    // Past the hard margin (a tenth of the lifetime before exp), a call waits for the refresh.
+    const renewAt = exp * 1000 - (exp * 1000 - receivedAt) / 10;
     const first = makeTokens({ expSeconds: exp });
     const client = createAudienceClient({
       baseUrl: api.url,

@@ -1,0 +1,60 @@
+/**
+ * Issue 19 item 2: no call waits for a planned refresh. The refresh starts ahead of expiry in the
+ * background (one for the client), calls keep the current token meanwhile; a failing background
+ * refresh fails no call while the token is valid.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createAudienceClient } from "../../src/index.ts";
+import { type SkewedApi, startSkewedApi } from "../support/skewed-api.ts";
+
+const credentials = { username: "ops@example.com", password: "pw-background" };
+let api: SkewedApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+async function steadyLoad(durationMs: number, client: ReturnType<typeof createAudienceClient>) {
+  const latencies: number[] = [];
+  const started = Date.now();
+  let n = 0;
+  const worker = async () => {
+    while (Date.now() - started < durationMs) {
+      const t = performance.now();
+      const { error } = await client.GET("/events/{eid}", { params: { path: { eid: `e${n++}` } } });
+      expect(error).toBeUndefined();
+      latencies.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
+  return latencies;
+}
+
+describe("background refresh", () => {
+  it("no call waits for a planned refresh across several token lifetimes", async () => {
+    // 2 s tokens refresh 1 s before expiry; each refresh takes 400 ms at the server.
+    api = await startSkewedApi({ lifetimeS: 2, refreshDelayMs: 400 });
+    const client = createAudienceClient({ baseUrl: api.baseUrl, credentials });
+    await client.GET("/events/{eid}", { params: { path: { eid: "warm" } } });
+    const latencies = await steadyLoad(3500, client);
+    expect(api.stats.refreshes).toBeGreaterThanOrEqual(2);
+    expect(api.stats.expiredSent).toBe(0);
+    // A call that waited for a refresh would take ≥ 400 ms; none does.
+    expect(Math.max(...latencies)).toBeLessThan(200);
+  }, 15_000);
+
+  it("a failing background refresh fails no call while the token is valid, and is tried again", async () => {
+    let failures = 2;
+    api = await startSkewedApi({ lifetimeS: 3, refreshDelayMs: 0, failRefresh: () => failures-- > 0 });
+    const client = createAudienceClient({
+      baseUrl: api.baseUrl,
+      credentials,
+      retry: { maxAttempts: 1, baseDelayMs: 100, maxDelayMs: 200 },
+    });
+    const latencies = await steadyLoad(2800, client);
+    expect(latencies.length).toBeGreaterThan(30);
+    expect(api.stats.expiredSent).toBe(0);
+    expect(api.stats.refreshes).toBeGreaterThanOrEqual(1); // a later try succeeded
+  }, 15_000);
+});
