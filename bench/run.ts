@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { bundle } from "./bundle.ts";
 import { goodput } from "./goodput.ts";
 import { memory } from "./memory.ts";
+import { operations } from "./operations.ts";
 import { overhead } from "./overhead.ts";
 import { pacerModel } from "./pacer-sim.ts";
 import { startup } from "./startup.ts";
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
       ["c", () => memory(server)],
       ["d", () => bundle()],
       ["e", () => startup()],
+      ["operations", () => operations()],
     ];
     for (const [key, step] of steps) {
       if (!wanted(key)) continue;

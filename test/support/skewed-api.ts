@@ -38,9 +38,10 @@ export interface SkewedApi {
   readonly refreshedAt: number[];
   /**
    * Answers the next event read with a 429 whose Retry-After is the HTTP-date `seconds` from now
-   * in server time; resolves with the local ms between that 429 and the retry.
+   * in server time; resolves with the ms between that 429 and the retry (`waitedMs`) and the wait
+   * the date meant in server time (`meantMs`: whole seconds, so up to 1 s less than `seconds`).
    */
-  rateLimitNext(seconds: number): Promise<number>;
+  rateLimitNext(seconds: number): Promise<{ waitedMs: number; meantMs: number }>;
   close(): Promise<void>;
 }
 
@@ -55,7 +56,14 @@ export async function startSkewedApi(options: SkewedApiOptions = {}): Promise<Sk
   const stats = { signIns: 0, refreshes: 0, expiredSent: 0, served: 0 };
   const refreshedAt: number[] = [];
   let serial = 0;
-  let pending429: { seconds: number; resolve: (ms: number) => void; sentAt?: number } | undefined;
+  let pending429:
+    | {
+        seconds: number;
+        resolve: (r: { waitedMs: number; meantMs: number }) => void;
+        sentAt?: number;
+        meantMs?: number;
+      }
+    | undefined;
 
   const tokens = () => {
     serial += 1;
@@ -121,17 +129,13 @@ export async function startSkewedApi(options: SkewedApiOptions = {}): Promise<Sk
         const waiting = pending429;
         if (waiting?.sentAt !== undefined) {
           pending429 = undefined;
-          waiting.resolve(Date.now() - waiting.sentAt);
+          waiting.resolve({ waitedMs: Date.now() - waiting.sentAt, meantMs: waiting.meantMs ?? 0 });
         } else if (waiting) {
           waiting.sentAt = Date.now();
-          return send(
-            res,
-            429,
-            { message: "Too Many Requests" },
-            {
-              "retry-after": new Date(serverNow() + waiting.seconds * 1000).toUTCString(),
-            },
-          );
+          const at = serverNow();
+          const retryAt = Math.floor((at + waiting.seconds * 1000) / 1000) * 1000;
+          waiting.meantMs = retryAt - at;
+          return send(res, 429, { message: "Too Many Requests" }, { "retry-after": new Date(retryAt).toUTCString() });
         }
         await delay(options.latencyMs);
         stats.served += 1;
