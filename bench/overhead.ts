@@ -313,6 +313,7 @@ async function policyCosts(): Promise<Array<[string, number]>> {
     call: { op, parseJson: true },
     authenticated: true,
     secretBody: false,
+    lane: "interactive",
     expectJson: true,
     signal: undefined,
     startedAt: 0,

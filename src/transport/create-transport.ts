@@ -147,6 +147,7 @@ export function createTransport(deps: TransportDeps): Transport {
       authenticated,
       secretBody,
       expectJson: out.audienceExpectJson,
+      lane: out.priority === "low" ? "background" : "interactive",
       signal: scope?.signal,
       startedAt: monotonicNow(),
       path,

@@ -16,7 +16,7 @@ export function limiterPolicy(
     const limiter = limiterFor(ctx.partnerId);
     const pacer = pacerFor(ctx.partnerId);
     // The common case, a free slot and nobody waiting, takes it without a promise or a listener.
-    const release = (!ctx.signal?.aborted && limiter.tryAcquire()) || (await limiter.acquire(ctx.signal));
+    const release = (!ctx.signal?.aborted && limiter.tryAcquire()) || (await limiter.acquire(ctx.signal, ctx.lane));
     try {
       let ticket = pacer ? pacer.take(ctx.signal) : 0;
       if (typeof ticket !== "number") ticket = await ticket;

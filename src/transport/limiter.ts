@@ -1,9 +1,15 @@
 import { monotonicNow } from "../internal/clock.ts";
+import { type Waiter, WaitQueue } from "./wait-queue.ts";
 
 /**
  * Adaptive concurrency (Section 8.4): at most `max` calls in flight; after a 429, at most
- * `reduced` until `quietMs` pass without another 429. Waiters are served first come, first served,
- * and a waiter whose signal aborts leaves the queue at once.
+ * `reduced` until `quietMs` pass without another 429.
+ *
+ * Two lanes (issue 19): a call with `priority: "low"` waits in the background lane. A free slot goes
+ * to the interactive lane first; while both lanes wait, every BACKGROUND_EVERY-th grant goes to the
+ * background lane, so a background job is slowed, never starved (it gets at least 1 slot in
+ * BACKGROUND_EVERY that free up). Within a lane, first come, first served. A waiter whose signal
+ * aborts leaves its queue at once, in constant time (wait-queue.ts).
  */
 export interface LimiterOptions {
   readonly max: number;
@@ -12,16 +18,23 @@ export interface LimiterOptions {
   readonly now?: () => number;
 }
 
-interface Waiter {
-  grant: () => void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
+export type Lane = "interactive" | "background";
+
+/** While both lanes wait, one grant in this many goes to the background lane. */
+export const BACKGROUND_EVERY = 4;
+
+interface SlotWaiter extends Waiter<void> {
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: () => void;
 }
 
 export class ConcurrencyLimiter {
   readonly #options: LimiterOptions;
   readonly #now: () => number;
-  readonly #queue: Waiter[] = [];
+  readonly #interactive = new WaitQueue<void, SlotWaiter>();
+  readonly #background = new WaitQueue<void, SlotWaiter>();
+  /** Interactive grants in a row while the background lane waited. */
+  #streak = 0;
   #active = 0;
   #lastRateLimitAt = Number.NEGATIVE_INFINITY;
 
@@ -41,7 +54,11 @@ export class ConcurrencyLimiter {
   }
 
   get queued(): number {
-    return this.#queue.length;
+    return this.#interactive.size + this.#background.size;
+  }
+
+  queuedIn(lane: Lane): number {
+    return (lane === "background" ? this.#background : this.#interactive).size;
   }
 
   /** A 429 was seen: drop to the reduced cap for the quiet period. */
@@ -51,26 +68,25 @@ export class ConcurrencyLimiter {
 
   /** A release function when a slot is free right now and nobody waits; else undefined. */
   tryAcquire(): (() => void) | undefined {
-    if (this.#queue.length > 0 || this.#active >= this.limit) return undefined;
+    if (this.queued > 0 || this.#active >= this.limit) return undefined;
     this.#active += 1;
     return this.#releaser();
   }
 
   /** Resolves with a release function once a slot is free. */
-  acquire(signal?: AbortSignal): Promise<() => void> {
+  acquire(signal?: AbortSignal, lane: Lane = "interactive"): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
+    const queue = lane === "background" ? this.#background : this.#interactive;
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
+      const waiter: SlotWaiter = {
         grant: () => resolve(this.#releaser()),
         signal,
         onAbort: () => {
-          const i = this.#queue.indexOf(waiter);
-          if (i >= 0) this.#queue.splice(i, 1);
-          reject(signal?.reason);
+          if (queue.remove(waiter)) reject(signal?.reason);
         },
       };
       signal?.addEventListener("abort", waiter.onAbort, { once: true });
-      this.#queue.push(waiter);
+      queue.push(waiter);
       this.#drain();
     });
   }
@@ -86,11 +102,21 @@ export class ConcurrencyLimiter {
   }
 
   #drain(): void {
-    while (this.#queue.length > 0 && this.#active < this.limit) {
-      const waiter = this.#queue.shift() as Waiter;
+    while (this.queued > 0 && this.#active < this.limit) {
+      const waiter = this.#next() as SlotWaiter;
       waiter.signal?.removeEventListener("abort", waiter.onAbort);
       this.#active += 1;
       waiter.grant();
     }
+  }
+
+  #next(): SlotWaiter | undefined {
+    if (this.#background.size === 0) return this.#interactive.shift();
+    if (this.#interactive.size === 0 || this.#streak >= BACKGROUND_EVERY - 1) {
+      this.#streak = 0;
+      return this.#background.shift();
+    }
+    this.#streak += 1;
+    return this.#interactive.shift();
   }
 }

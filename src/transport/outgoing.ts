@@ -41,6 +41,8 @@ export class OutgoingRequest {
   readonly signal: AbortSignal | undefined;
   readonly audienceCall: CallInfo | undefined;
   readonly audienceExpectJson: boolean;
+  /** The Fetch standard's `priority`: "low" puts the call in the partner's background lane (issue 19). */
+  readonly priority: RequestPriority | undefined;
 
   constructor(input: string | URL, init: OutgoingInit = {}) {
     this.url = String(input);
@@ -50,6 +52,7 @@ export class OutgoingRequest {
     this.signal = init.signal ?? undefined;
     this.audienceCall = init.audienceCall;
     this.audienceExpectJson = init.audienceExpectJson ?? init.audienceCall?.parseJson ?? true;
+    this.priority = init.priority;
   }
 }
 
@@ -67,9 +70,15 @@ export async function toOutgoing(input: Request | OutgoingRequest): Promise<Outg
 }
 
 function describe(input: Request | OutgoingRequest): OutgoingInit {
-  const { audienceCall: call, audienceExpectJson: expectJson } = input as {
+  // openapi-fetch copies init fields a Request lacks (`priority` in Node) onto the Request itself.
+  const {
+    audienceCall: call,
+    audienceExpectJson: expectJson,
+    priority,
+  } = input as {
     audienceCall?: CallInfo;
     audienceExpectJson?: boolean;
+    priority?: RequestPriority;
   };
   return {
     method: input.method,
@@ -77,5 +86,6 @@ function describe(input: Request | OutgoingRequest): OutgoingInit {
     signal: input.signal ?? null,
     ...(call ? { audienceCall: call } : {}),
     ...(expectJson === false ? { audienceExpectJson: false } : {}),
+    ...(priority ? { priority } : {}),
   };
 }

@@ -28,6 +28,7 @@
  */
 import { monotonicNow } from "../internal/clock.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
+import { type Waiter as QueuedWaiter, WaitQueue } from "./wait-queue.ts";
 
 /** The constants of CLIENT_DEFAULTS.pacing; tests may pass others. */
 export type PacerSettings = { readonly [K in keyof typeof CLIENT_DEFAULTS.pacing]: number };
@@ -43,10 +44,9 @@ export interface PacerOptions {
 /** The pace a call was sent under: a 429 for a call sent before the latest cut is stale. */
 export type PaceTicket = number;
 
-interface Waiter {
-  grant: (ticket: PaceTicket) => void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
+interface Waiter extends QueuedWaiter<PaceTicket> {
+  readonly signal: AbortSignal | undefined;
+  readonly onAbort: () => void;
 }
 
 interface Anchor {
@@ -67,7 +67,7 @@ export class RatePacer {
   readonly #s: PacerSettings;
   readonly #now: () => number;
   readonly #setTimer: (fn: () => void, ms: number) => () => void;
-  readonly #queue: Waiter[] = [];
+  readonly #queue = new WaitQueue<PaceTicket, Waiter>();
   #cancelTimer: (() => void) | undefined;
 
   #enabled = false;
@@ -103,7 +103,7 @@ export class RatePacer {
   /** Calls per second in force now; undefined while pacing is off. */
   get rate(): number | undefined {
     const now = this.#now();
-    if (!this.#enabled || (this.#queue.length === 0 && this.#idle(now))) return undefined;
+    if (!this.#enabled || (this.#queue.size === 0 && this.#idle(now))) return undefined;
     return this.#rateAt(now);
   }
 
@@ -114,7 +114,7 @@ export class RatePacer {
 
   /** Calls waiting for their turn. */
   get queued(): number {
-    return this.#queue.length;
+    return this.#queue.size;
   }
 
   /**
@@ -125,13 +125,13 @@ export class RatePacer {
     if (!this.#enabled) return this.#epoch;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#now();
-    if (this.#queue.length === 0 && this.#idle(now)) {
+    if (this.#queue.size === 0 && this.#idle(now)) {
       // Nobody waited for the pace and no 429 came for a while (or a slow start ran a long time
       // without a 429): the pace is not needed, and pacing goes back off.
       this.#enabled = false;
       return this.#epoch;
     }
-    if (this.#queue.length === 0) {
+    if (this.#queue.size === 0) {
       this.#refill(now);
       if (this.#tokens >= 1) {
         this.#tokens -= 1;
@@ -144,9 +144,8 @@ export class RatePacer {
         grant: resolve,
         signal,
         onAbort: () => {
-          const i = this.#queue.indexOf(waiter);
-          if (i >= 0) this.#queue.splice(i, 1);
-          if (this.#queue.length === 0) this.#stopTimer();
+          if (!this.#queue.remove(waiter)) return;
+          if (this.#queue.size === 0) this.#stopTimer();
           reject(signal?.reason);
         },
       };
@@ -285,7 +284,7 @@ export class RatePacer {
   }
 
   #schedule(): void {
-    if (this.#cancelTimer || this.#queue.length === 0) return;
+    if (this.#cancelTimer || this.#queue.size === 0) return;
     const now = this.#now();
     this.#refill(now);
     const wait = this.#tokens >= 1 ? 0 : ((1 - this.#tokens) * 1000) / this.#rateAt(now);
@@ -297,7 +296,7 @@ export class RatePacer {
 
   #drain(): void {
     this.#refill(this.#now());
-    while (this.#queue.length > 0 && this.#tokens >= 1) {
+    while (this.#queue.size > 0 && this.#tokens >= 1) {
       this.#tokens -= 1;
       const waiter = this.#queue.shift() as Waiter;
       waiter.signal?.removeEventListener("abort", waiter.onAbort);

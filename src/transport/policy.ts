@@ -9,6 +9,7 @@
  */
 import type { OperationInfo } from "../../generated/operations.ts";
 import type { CallRecord } from "../internal/call-record.ts";
+import type { Lane } from "./limiter.ts";
 import type { CallInfo } from "./outgoing.ts";
 
 /** One attempt as the policies see it. */
@@ -39,6 +40,8 @@ export interface CallContext {
   readonly secretBody: boolean;
   /** Whether a 2xx must be JSON: false when the caller asked for another `parseAs`. */
   readonly expectJson: boolean;
+  /** The partner's queue the call waits in: "background" for `priority: "low"` (issue 19). */
+  readonly lane: Lane;
   /** Aborts on the caller's signal or at the call's deadline (internal/call-signal.ts), if either is set. */
   readonly signal: AbortSignal | undefined;
   readonly startedAt: number;
