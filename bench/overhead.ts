@@ -357,13 +357,7 @@ async function policyCosts(): Promise<Array<[string, number]>> {
       }),
     ],
     ["session (token and partner known)", sessionPolicy(session)],
-    [
-      "limiter + pacer",
-      limiterPolicy(
-        () => limiter,
-        () => pacer,
-      ),
-    ],
+    ["limiter + pacer", limiterPolicy({ limiterFor: () => limiter, pacerFor: () => pacer })],
     ["credentials (two headers set)", credentialsPolicy(session)],
     ["timeout (AbortController, timer, caller's signal followed)", timeoutPolicy(30_000)],
     ["redirect", redirectPolicy([config.baseUrl.origin], 5)],

@@ -6,6 +6,7 @@
 import type { Client } from "openapi-fetch";
 import type { OperationInfo } from "../generated/operations.ts";
 import type { ClientConfig, SessionTokens } from "./options.ts";
+import type { RateState } from "./rate-state.ts";
 import type { ClientPaths } from "./types.ts";
 import type { SetupProcess } from "./workflows/setup-process-types.ts";
 
@@ -58,6 +59,12 @@ export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number]
     /** Token refreshes made. */
     refreshes: number;
   };
+  /**
+   * The partner's rate state now, as a plain snapshot: calls in flight and queued per lane, the
+   * concurrency cap, the pace, the 429 cool-down and the clock skew (issue 19; "Operating it" in
+   * the README).
+   */
+  rateState(): RateState;
   /** Current concurrency cap and usage for the partner (Section 8.4). */
   concurrency(): {
     /** Calls allowed in flight now (8, or 4 after a 429). */

@@ -184,6 +184,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     config: publicConfig(config),
     partnerId: () => session?.partnerId,
     sessionStats: () => ({ ...(session as Session).stats }),
+    rateState: () => transport.rateState(session?.partnerId),
     concurrency: () => {
       const limiter = transport.limiterFor(session?.partnerId);
       return { limit: limiter.limit, active: limiter.active, queued: limiter.queued };

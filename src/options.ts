@@ -9,6 +9,7 @@ import { hasControlCharacter, MAX_ID_LENGTH } from "./guards/path-params.ts";
 import { isBrowserLike, isLoopbackHost } from "./internal/runtime.ts";
 import { MAX_TIMER_MS } from "./internal/timers.ts";
 import { CLIENT_DEFAULTS, SPEC } from "./limits.ts";
+import type { RateState } from "./rate-state.ts";
 import type { TokenStore } from "./session/token-store.ts";
 
 /**
@@ -123,6 +124,12 @@ export interface AudienceClientOptions {
    * conventions), never holding a secret. @default none — nothing is traced or allocated
    */
   tracer?: TracerLike;
+  /**
+   * Called when the partner's concurrency cap, pace or cool-down changes (issue 19), with
+   * `client.rateState()`'s snapshot; at most every 250 ms, the latest state winning. A callback
+   * that throws is logged and ignored. @default none — nothing is watched or allocated
+   */
+  onRateStateChange?: (state: RateState) => void;
 }
 
 /** The complete, frozen configuration `normalizeOptions` makes: every default filled. */
@@ -147,6 +154,7 @@ export interface ClientConfig {
   readonly ratePacing: boolean;
   readonly dangerouslyAllowBrowser: boolean;
   readonly tracer: TracerLike | undefined;
+  readonly onRateStateChange: ((state: RateState) => void) | undefined;
 }
 
 const fail = (option: string, problem: string): never => {
@@ -351,6 +359,8 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     fail("ratePacing", "must be true or false");
   if (options.tracer !== undefined && typeof options.tracer?.startSpan !== "function")
     fail("tracer", "must be an OpenTelemetry Tracer");
+  if (options.onRateStateChange !== undefined && typeof options.onRateStateChange !== "function")
+    fail("onRateStateChange", "must be a function");
   const benchmarkFields = options.benchmarkFields ?? DEFAULT_BENCHMARK_FIELDS;
   if (!Array.isArray(benchmarkFields) || !benchmarkFields.every((f) => typeof f === "string" && f))
     fail("benchmarkFields", "must be an array of non-empty strings");
@@ -398,5 +408,6 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     ratePacing: options.ratePacing ?? true,
     dangerouslyAllowBrowser: allowBrowser,
     tracer: options.tracer,
+    onRateStateChange: options.onRateStateChange,
   });
 }

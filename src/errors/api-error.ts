@@ -1,3 +1,4 @@
+import type { RateState } from "../rate-state.ts";
 import { AudienceError, type ErrorContext } from "./audience-error.ts";
 
 /** What the API answered, already redacted. */
@@ -58,10 +59,26 @@ export class RateLimitError extends ApiError {
   override name = "RateLimitError";
   /** The wait the server asked for, when it sent Retry-After. */
   readonly retryAfterMs: number | undefined;
+  /** The partner's rate state when the call gave up (`client.rateState()` at that moment). */
+  readonly rateState: RateState | undefined;
 
-  constructor(message: string, details: ApiErrorDetails & { retryAfterMs?: number | undefined }) {
+  constructor(
+    message: string,
+    details: ApiErrorDetails & { retryAfterMs?: number | undefined; rateState?: RateState | undefined },
+  ) {
     super(message, details);
     this.retryAfterMs = details.retryAfterMs;
+    this.rateState = details.rateState;
+  }
+
+  protected override extraLines(): string[] {
+    const s = this.rateState;
+    if (!s) return [];
+    const pace = s.pace === null ? "not pacing" : `${s.pace}/s`;
+    const until = s.coolDownUntil === null ? "none" : new Date(s.coolDownUntil).toISOString();
+    return [
+      `rate state:   ${s.inFlight} in flight of ${s.concurrencyLimit}, queued ${s.queued.interactive} + ${s.queued.background} background, pace ${pace}, cool-down until ${until}, clock skew ${s.clockSkewMs} ms`,
+    ];
   }
 }
 

@@ -82,6 +82,11 @@ export class AudienceError extends Error {
     Object.defineProperty(this, BRAND, { value: true });
   }
 
+  /** Lines a subclass adds to the support report (a RateLimitError's rate state). */
+  protected extraLines(): string[] {
+    return [];
+  }
+
   /** One line for "actual" in the support report. */
   protected actual(): string {
     return `${this.name}: ${this.message}`;
@@ -104,6 +109,7 @@ export class AudienceError extends Error {
       `partner id:   ${this.partnerId ?? "(none)"}`,
     ];
     if (this.attempts !== undefined) lines.push(`attempts:     ${this.attempts}`);
+    lines.push(...this.extraLines());
     if (this.request) {
       lines.push(`request:      ${this.request.method} ${this.request.url}`);
       for (const [k, v] of Object.entries(this.request.headers)) lines.push(`  ${k}: ${v}`);

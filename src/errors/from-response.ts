@@ -90,7 +90,7 @@ export function errorFromResponse(
       record.retryAfterMs === undefined ? "" : `; the server asked to wait ${Math.ceil(record.retryAfterMs / 1000)} s`;
     return new RateLimitError(
       `${where}: HTTP 429, rate limited after ${record.attempts ?? 1} attempt(s)${wait}${note}${tail}`,
-      { ...details, retryAfterMs: record.retryAfterMs },
+      { ...details, retryAfterMs: record.retryAfterMs, rateState: record.rateState },
     );
   }
   if (status >= 500)

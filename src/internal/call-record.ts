@@ -4,6 +4,7 @@
  * re-deriving anything.
  */
 import type { RedactedRequest } from "../errors/audience-error.ts";
+import type { RateState } from "../rate-state.ts";
 import type { Redactor } from "./redact.ts";
 
 export interface CallRecord {
@@ -19,6 +20,8 @@ export interface CallRecord {
   /** What the check before repeating a write found, when it could not prove the write. */
   readonly writeCheckNote?: string | undefined;
   readonly requestId: string | undefined;
+  /** The partner's rate state when the call ended on a 429. */
+  readonly rateState?: RateState | undefined;
 }
 
 const records = new WeakMap<Response, { record: CallRecord | (() => CallRecord); redactor: Redactor }>();

@@ -23,6 +23,7 @@ import { logPolicy } from "./log-policy.ts";
 import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
 import { RatePacer } from "./pacer.ts";
 import { type CallContext, compose, firstAttempt, type Policy } from "./policy.ts";
+import { type RateState, RateStateWatch, rateStateOf } from "./rate-state.ts";
 import { redirectPolicy } from "./redirect-policy.ts";
 import { type RetryDeps, retryPolicy } from "./retry-policy.ts";
 import { timeoutPolicy } from "./timeout-policy.ts";
@@ -45,6 +46,8 @@ export interface TransportDeps {
 export interface Transport {
   (request: Request | OutgoingRequest): Promise<Response>;
   readonly limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter;
+  /** The partner's rate state now (issue 19). */
+  readonly rateState: (partnerId: string | undefined) => RateState;
 }
 
 const UNAUTHENTICATED = /^\/(auth(\/.*)?|status\/)$/;
@@ -78,6 +81,16 @@ export function createTransport(deps: TransportDeps): Transport {
     }
     return pacer;
   };
+  const rateState = (partnerId: string | undefined): RateState =>
+    rateStateOf(partnerId, limiterFor(partnerId), pacerFor(partnerId), deps.clock);
+  const onRateStateChange = config.onRateStateChange;
+  const watch = onRateStateChange
+    ? new RateStateWatch(onRateStateChange, (message, error) =>
+        logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
+      )
+    : undefined;
+  const watchRate = (w: RateStateWatch, partnerId: string | undefined): void =>
+    w.check(partnerId ?? "", () => rateState(partnerId), limiterFor(partnerId).quietLeftMs);
   const origins = [config.baseUrl.origin, config.mediaUrl.origin];
   const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
 
@@ -96,7 +109,12 @@ export function createTransport(deps: TransportDeps): Transport {
       ...deps.retryHooks,
     }),
     sessionPolicy(authorizer),
-    limiterPolicy(limiterFor, pacerFor),
+    limiterPolicy({
+      limiterFor,
+      pacerFor,
+      serverNow: () => deps.clock.now(),
+      onResponse: watch && ((partnerId) => watchRate(watch, partnerId)),
+    }),
     credentialsPolicy(authorizer),
     ...(config.tracer ? [traceAttemptPolicy({ tracer: config.tracer, redactor })] : []),
     timeoutPolicy(config.timeoutMs),
@@ -174,12 +192,15 @@ export function createTransport(deps: TransportDeps): Transport {
           retryAfterMs: ctx.retryAfterMs,
           mayHaveSucceeded: ctx.mayHaveSucceeded,
           writeCheckNote: ctx.writeCheckNote,
+          rateState: ctx.rateState,
           requestId: requestId === undefined ? undefined : redactor.text(requestId),
         };
       },
     };
     try {
       const response = await run(firstAttempt(ctx), ctx);
+      // A call that ends on a 429 keeps the partner's rate state of that moment for its error.
+      if (response.status === 429) ctx.rateState = rateState(ctx.partnerId);
       // Only an error is built from the record (errorFromResponse, unwrap): a 2xx needs none.
       if (!response.ok)
         attachRecord(response, () => ctx.record(response.headers.get("x-request-id") ?? undefined), redactor);
@@ -188,7 +209,7 @@ export function createTransport(deps: TransportDeps): Transport {
       scope?.dispose();
     }
   };
-  return Object.assign(transport, { limiterFor });
+  return Object.assign(transport, { limiterFor, rateState });
 }
 
 const trimSlash = (s: string): string => (s.endsWith("/") ? s.slice(0, -1) : s);

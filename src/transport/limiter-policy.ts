@@ -3,15 +3,23 @@
  * pace (transport/pacer.ts) inside that slot, so the call leaves exactly when paced. Reports 429s
  * to both, and every other response to the pacer as a call the partner admitted.
  */
+import { SPEC } from "../limits.ts";
 import type { ConcurrencyLimiter } from "./limiter.ts";
 import type { RatePacer } from "./pacer.ts";
 import type { Policy } from "./policy.ts";
 import { parseRetryAfter } from "./retry-after.ts";
 
-export function limiterPolicy(
-  limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter,
-  pacerFor: (partnerId: string | undefined) => RatePacer | undefined = () => undefined,
-): Policy {
+export interface LimiterPolicyDeps {
+  readonly limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter;
+  readonly pacerFor?: (partnerId: string | undefined) => RatePacer | undefined;
+  /** The server's clock (an HTTP-date Retry-After is server time). @default Date.now */
+  readonly serverNow?: () => number;
+  /** After each response of a partner (the rate-state watch, when `onRateStateChange` is set). */
+  readonly onResponse?: ((partnerId: string | undefined) => void) | undefined;
+}
+
+export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
+  const { limiterFor, pacerFor = () => undefined, serverNow = Date.now, onResponse } = deps;
   return async (attempt, ctx, next) => {
     const limiter = limiterFor(ctx.partnerId);
     const pacer = pacerFor(ctx.partnerId);
@@ -22,14 +30,15 @@ export function limiterPolicy(
       if (typeof ticket !== "number") ticket = await ticket;
       const response = await next(attempt, ctx);
       if (response.status === 429) {
-        limiter.rateLimited();
+        const retryAfter = parseRetryAfter(response.headers.get("retry-after"), serverNow());
+        limiter.rateLimited(retryAfter ?? SPEC.rateLimitWaitMinMs);
         // A 429 with Retry-After says when to come back: that wait governs (Section 8.3), and the
         // pacer does not learn a rate from it (it would only add its own waits on top).
-        if (pacer && parseRetryAfter(response.headers.get("retry-after"), Date.now()) === undefined)
-          pacer.throttled(ticket);
+        if (pacer && retryAfter === undefined) pacer.throttled(ticket);
       } else {
         pacer?.admitted();
       }
+      onResponse?.(ctx.partnerId);
       return response;
     } finally {
       release();

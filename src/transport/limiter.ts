@@ -37,6 +37,7 @@ export class ConcurrencyLimiter {
   #streak = 0;
   #active = 0;
   #lastRateLimitAt = Number.NEGATIVE_INFINITY;
+  #coolDownUntil: number | undefined;
 
   constructor(options: LimiterOptions) {
     this.#options = options;
@@ -61,9 +62,23 @@ export class ConcurrencyLimiter {
     return (lane === "background" ? this.#background : this.#interactive).size;
   }
 
-  /** A 429 was seen: drop to the reduced cap for the quiet period. */
-  rateLimited(): void {
+  /**
+   * A 429 was seen: drop to the reduced cap for the quiet period.
+   * @param waitMs the wait it asked for (its Retry-After, else Section 8.3's least), for the rate state
+   */
+  rateLimited(waitMs?: number): void {
     this.#lastRateLimitAt = this.#now();
+    if (waitMs !== undefined) this.#coolDownUntil = Math.max(this.#coolDownUntil ?? 0, Date.now() + waitMs);
+  }
+
+  /** Epoch ms (local clock) until which the latest 429 asked calls to wait; undefined when none came. */
+  get coolDownUntil(): number | undefined {
+    return this.#coolDownUntil;
+  }
+
+  /** Ms until the quiet period after the latest 429 ends (0 when not in one). */
+  get quietLeftMs(): number {
+    return Math.max(0, this.#lastRateLimitAt + this.#options.quietMs - this.#now());
   }
 
   /** A release function when a slot is free right now and nobody waits; else undefined. */

@@ -9,6 +9,7 @@
  */
 import type { OperationInfo } from "../../generated/operations.ts";
 import type { CallRecord } from "../internal/call-record.ts";
+import type { RateState } from "../rate-state.ts";
 import type { Lane } from "./limiter.ts";
 import type { CallInfo } from "./outgoing.ts";
 
@@ -59,6 +60,8 @@ export interface CallContext {
   retryWaitMs?: number | undefined;
   /** Set by the trace policy when tracing is on: the context of the call's span (its attempts' parent). */
   traceContext?: object | undefined;
+  /** The partner's rate state when the call ended on a 429 (for its RateLimitError). */
+  rateState?: RateState | undefined;
   /** The record attached to the final response and to errors. */
   record(requestId?: string): CallRecord;
 }

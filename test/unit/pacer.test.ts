@@ -317,7 +317,7 @@ describe("limiter policy with a pacer", () => {
       return p;
     };
     const limiter = new ConcurrencyLimiter({ max: 8, reduced: 4, quietMs: 60_000, now: clock.now });
-    const policy = limiterPolicy(() => limiter, pacerFor);
+    const policy = limiterPolicy({ limiterFor: () => limiter, pacerFor });
     const statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 503, 429, 429, 429, 429];
     for (const status of statuses) {
       await clock.advance(5);
@@ -337,10 +337,7 @@ describe("limiter policy with a pacer", () => {
     const clock = virtualTime();
     const pacer = pacerOn(clock);
     const limiter = new ConcurrencyLimiter({ max: 8, reduced: 4, quietMs: 60_000, now: clock.now });
-    const policy = limiterPolicy(
-      () => limiter,
-      () => pacer,
-    );
+    const policy = limiterPolicy({ limiterFor: () => limiter, pacerFor: () => pacer });
     const statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 429, 429, 429, 429, 429];
     for (const status of statuses) {
       await clock.advance(5);
@@ -379,10 +376,7 @@ describe("limiter policy with a pacer", () => {
     const pacer = pacerOn(clock);
     await burstThenRefusals(pacer, clock, 5);
     const limiter = new ConcurrencyLimiter({ max: 1, reduced: 1, quietMs: 0, now: clock.now });
-    const policy = limiterPolicy(
-      () => limiter,
-      () => pacer,
-    );
+    const policy = limiterPolicy({ limiterFor: () => limiter, pacerFor: () => pacer });
     const controller = new AbortController();
     const call = policy(
       new Request("http://127.0.0.1/x"),
