@@ -314,6 +314,7 @@ async function policyCosts(): Promise<Array<[string, number]>> {
     authenticated: true,
     secretBody: false,
     lane: "interactive",
+    deadlineAt: undefined,
     expectJson: true,
     signal: undefined,
     startedAt: 0,

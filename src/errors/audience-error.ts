@@ -35,6 +35,11 @@ export interface ErrorContext {
   readonly mayHaveSucceeded?: boolean | undefined;
   /** The underlying error (a network failure, an abort), kept as the standard `Error.cause`. */
   readonly cause?: unknown;
+  /**
+   * When the call gave up because its next wait (a backoff, a Retry-After, the pace) would end
+   * after its deadline: the epoch ms at which it would have tried again (issue 19).
+   */
+  readonly retryAt?: number | undefined;
 }
 
 /**
@@ -64,6 +69,11 @@ export class AudienceError extends Error {
   readonly mayHaveSucceeded: boolean;
   /** UTC time the error was raised, ISO 8601. */
   readonly timestamp: string;
+  /**
+   * Set when the call (or the helper) gave up at once because its next wait would have ended after
+   * its `deadlineMs`: the epoch ms at which it would have tried again. Undefined otherwise.
+   */
+  readonly retryAt: number | undefined;
 
   constructor(message: string, context: ErrorContext = {}) {
     // Messages embed what servers send (request ids, content types, partner ids): no control or
@@ -78,6 +88,7 @@ export class AudienceError extends Error {
     this.expected = context.expected;
     this.attempts = context.attempts;
     this.mayHaveSucceeded = context.mayHaveSucceeded ?? false;
+    this.retryAt = context.retryAt;
     this.timestamp = new Date().toISOString();
     Object.defineProperty(this, BRAND, { value: true });
   }
@@ -109,6 +120,8 @@ export class AudienceError extends Error {
       `partner id:   ${this.partnerId ?? "(none)"}`,
     ];
     if (this.attempts !== undefined) lines.push(`attempts:     ${this.attempts}`);
+    if (this.retryAt !== undefined)
+      lines.push(`retry at:     ${new Date(this.retryAt).toISOString()} (past the deadline: not waited for)`);
     lines.push(...this.extraLines());
     if (this.request) {
       lines.push(`request:      ${this.request.method} ${this.request.url}`);

@@ -67,6 +67,7 @@ export function errorFromResponse(
     request: record.request,
     attempts: record.attempts,
     mayHaveSucceeded: record.mayHaveSucceeded,
+    retryAt: record.retryAt,
     expected: "a 2xx response",
   };
   const checked = record.writeCheckNote ? ` (${record.writeCheckNote})` : "";

@@ -90,7 +90,11 @@ export function createTransport(deps: TransportDeps): Transport {
       )
     : undefined;
   const watchRate = (w: RateStateWatch, partnerId: string | undefined): void =>
-    w.check(partnerId ?? "", () => rateState(partnerId), limiterFor(partnerId).quietLeftMs);
+    w.check(
+      partnerId ?? "",
+      () => rateState(partnerId),
+      () => limiterFor(partnerId).quietLeftMs,
+    );
   const origins = [config.baseUrl.origin, config.mediaUrl.origin];
   const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
 
@@ -149,11 +153,16 @@ export function createTransport(deps: TransportDeps): Transport {
       path = op ? op.path : redactor.text(parsed.pathname);
       secretBody = CARRIES_SECRET.test(op ? op.path : relative);
     }
-    const deadlineMs = config.retry.deadlineMs;
+    const startedAt = monotonicNow();
+    // The earlier of the client's per-call deadline and a helper's deadline spanning its calls.
+    const own = config.retry.deadlineMs === undefined ? undefined : startedAt + config.retry.deadlineMs;
+    const given = out.audienceDeadlineAt;
+    const deadlineAt = own === undefined ? given : given === undefined ? own : Math.min(own, given);
+    const deadlineMs = deadlineAt === undefined ? undefined : Math.max(0, deadlineAt - startedAt);
     const scope = callSignal(
       out.signal ?? undefined,
       deadlineMs,
-      () => new AttemptFailure("deadline", true, `the call's deadline of ${deadlineMs} ms passed`),
+      () => new AttemptFailure("deadline", true, `the call's deadline of ${Math.round(deadlineMs ?? 0)} ms passed`),
     );
     const ctx: CallContext = {
       url,
@@ -167,7 +176,8 @@ export function createTransport(deps: TransportDeps): Transport {
       expectJson: out.audienceExpectJson,
       lane: out.priority === "low" ? "background" : "interactive",
       signal: scope?.signal,
-      startedAt: monotonicNow(),
+      startedAt,
+      deadlineAt,
       path,
       attempt: 0,
       tokenUsed: undefined,
@@ -192,6 +202,7 @@ export function createTransport(deps: TransportDeps): Transport {
           retryAfterMs: ctx.retryAfterMs,
           mayHaveSucceeded: ctx.mayHaveSucceeded,
           writeCheckNote: ctx.writeCheckNote,
+          retryAt: ctx.retryAt,
           rateState: ctx.rateState,
           requestId: requestId === undefined ? undefined : redactor.text(requestId),
         };

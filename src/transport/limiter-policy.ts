@@ -3,7 +3,9 @@
  * pace (transport/pacer.ts) inside that slot, so the call leaves exactly when paced. Reports 429s
  * to both, and every other response to the pacer as a call the partner admitted.
  */
+import { monotonicNow } from "../internal/clock.ts";
 import { SPEC } from "../limits.ts";
+import { AttemptFailure } from "./failure.ts";
 import type { ConcurrencyLimiter } from "./limiter.ts";
 import type { RatePacer } from "./pacer.ts";
 import type { Policy } from "./policy.ts";
@@ -26,6 +28,12 @@ export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
     // The common case, a free slot and nobody waiting, takes it without a promise or a listener.
     const release = (!ctx.signal?.aborted && limiter.tryAcquire()) || (await limiter.acquire(ctx.signal, ctx.lane));
     try {
+      // A turn that would come after the call's deadline is not waited for (issue 19).
+      const paceWait = pacer && ctx.deadlineAt !== undefined ? pacer.waitEstimateMs() : 0;
+      if (ctx.deadlineAt !== undefined && paceWait > 0 && monotonicNow() + paceWait > ctx.deadlineAt) {
+        ctx.retryAt = Date.now() + paceWait;
+        throw new AttemptFailure("deadline", false, `the partner's pace would send it after the call's deadline`);
+      }
       let ticket = pacer ? pacer.take(ctx.signal) : 0;
       if (typeof ticket !== "number") ticket = await ticket;
       const response = await next(attempt, ctx);

@@ -30,6 +30,11 @@ export interface OutgoingInit extends RequestInit {
    * arrayBuffer, stream): a 2xx that is not JSON is then the answer, not a broken reply.
    */
   audienceExpectJson?: boolean;
+  /**
+   * The monotonic ms (internal/clock.ts) by which the call must end: set by helpers with a
+   * `deadlineMs` spanning several calls (issue 19). The client's `retry.deadlineMs` still applies.
+   */
+  audienceDeadlineAt?: number;
 }
 
 /** A call as a plain description; used as openapi-fetch's `Request` class. */
@@ -41,6 +46,7 @@ export class OutgoingRequest {
   readonly signal: AbortSignal | undefined;
   readonly audienceCall: CallInfo | undefined;
   readonly audienceExpectJson: boolean;
+  readonly audienceDeadlineAt: number | undefined;
   /** The Fetch standard's `priority`: "low" puts the call in the partner's background lane (issue 19). */
   readonly priority: RequestPriority | undefined;
 
@@ -53,6 +59,7 @@ export class OutgoingRequest {
     this.audienceCall = init.audienceCall;
     this.audienceExpectJson = init.audienceExpectJson ?? init.audienceCall?.parseJson ?? true;
     this.priority = init.priority;
+    this.audienceDeadlineAt = init.audienceDeadlineAt;
   }
 }
 
@@ -74,10 +81,12 @@ function describe(input: Request | OutgoingRequest): OutgoingInit {
   const {
     audienceCall: call,
     audienceExpectJson: expectJson,
+    audienceDeadlineAt: deadlineAt,
     priority,
   } = input as {
     audienceCall?: CallInfo;
     audienceExpectJson?: boolean;
+    audienceDeadlineAt?: number;
     priority?: RequestPriority;
   };
   return {
@@ -87,5 +96,6 @@ function describe(input: Request | OutgoingRequest): OutgoingInit {
     ...(call ? { audienceCall: call } : {}),
     ...(expectJson === false ? { audienceExpectJson: false } : {}),
     ...(priority ? { priority } : {}),
+    ...(deadlineAt === undefined ? {} : { audienceDeadlineAt: deadlineAt }),
   };
 }

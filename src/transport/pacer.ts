@@ -112,6 +112,20 @@ export class RatePacer {
     return this.#enabled && this.#measured ? this.#maxRate : undefined;
   }
 
+  /**
+   * About how long a call taking a ticket now would wait for its turn, in ms (0 while pacing is
+   * off or a token is ready): the tokens owed to the calls already waiting, and its own, at the
+   * current rate. An estimate: the rate may change while it waits.
+   */
+  waitEstimateMs(): number {
+    if (!this.#enabled) return 0;
+    const now = this.#now();
+    if (this.#queue.size === 0 && this.#idle(now)) return 0;
+    this.#refill(now);
+    const owed = this.#queue.size + 1 - this.#tokens;
+    return owed <= 0 ? 0 : (owed * 1000) / this.#rateAt(now);
+  }
+
   /** Calls waiting for their turn. */
   get queued(): number {
     return this.#queue.size;

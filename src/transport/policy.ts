@@ -46,6 +46,10 @@ export interface CallContext {
   /** Aborts on the caller's signal or at the call's deadline (internal/call-signal.ts), if either is set. */
   readonly signal: AbortSignal | undefined;
   readonly startedAt: number;
+  /** Monotonic ms by which the call must end (the client's `retry.deadlineMs`, a helper's `deadlineMs`), if any. */
+  readonly deadlineAt: number | undefined;
+  /** Set when the call gave up because its next wait would end past `deadlineAt`: epoch ms of that retry. */
+  retryAt?: number | undefined;
   /** Path template when the operation is known (`/events/{eid}`), else the redacted URL path. */
   readonly path: string;
   attempt: number;

@@ -46,14 +46,19 @@ export class RateStateWatch {
   #lastCallAt = Number.NEGATIVE_INFINITY;
   /** The latest changed state per partner, not yet reported. */
   readonly #pending = new Map<string, RateState>();
+  /** One timer per partner for the end of its quiet period (a later 429 is seen when it fires). */
+  readonly #quietTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(onChange: (state: RateState) => void, warn: (message: string, error: unknown) => void) {
     this.#onChange = onChange;
     this.#warn = warn;
   }
 
-  /** After a response, or when a timed change is due: notify if what is watched changed. */
-  check(key: string, snapshot: () => RateState, quietEndsInMs?: number): void {
+  /**
+   * After a response, or when a timed change is due: notify if what is watched changed.
+   * @param quietLeft ms until the quiet period after the latest 429 ends (0 when not in one)
+   */
+  check(key: string, snapshot: () => RateState, quietLeft?: () => number): void {
     const state = snapshot();
     const signature = `${state.concurrencyLimit}|${state.pace}|${state.coolDownUntil}`;
     if (this.#last.get(key) !== signature) {
@@ -61,10 +66,16 @@ export class RateStateWatch {
       this.#pending.set(key, state);
       this.#schedule();
     }
-    // The return to normal is a change too, though no response announces it.
-    if (quietEndsInMs !== undefined && quietEndsInMs > 0) {
-      const timer = setBoundedTimeout(() => this.check(key, snapshot), quietEndsInMs + 1);
+    // The return to normal is a change too, though no response announces it. A timer may fire a
+    // little early for the monotonic clock: it checks again until the quiet period is over.
+    const left = quietLeft?.() ?? 0;
+    if (left > 0 && !this.#quietTimers.has(key)) {
+      const timer = setBoundedTimeout(() => {
+        this.#quietTimers.delete(key);
+        this.check(key, snapshot, quietLeft);
+      }, left + 1);
       (timer as { unref?: () => void }).unref?.();
+      this.#quietTimers.set(key, timer);
     }
   }
 

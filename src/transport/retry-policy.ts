@@ -129,8 +129,11 @@ export function retryPolicy(deps: RetryDeps): Policy {
         wait = backoffDelayMs(ctx.attempt, retry, random());
       }
       if (ctx.attempt >= retry.maxAttempts) return give(ctx, outcome, false);
-      if (retry.deadlineMs !== undefined && monotonic() + wait - ctx.startedAt > retry.deadlineMs)
+      if (ctx.deadlineAt !== undefined && monotonic() + wait > ctx.deadlineAt) {
+        // The wait would end past the deadline: give up now, saying when the retry would have been.
+        ctx.retryAt = Date.now() + wait;
         return give(ctx, outcome, false);
+      }
 
       const reason = response ? `HTTP ${response.status}` : failure.message;
       deps.logger.info?.("retrying", {

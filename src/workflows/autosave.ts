@@ -1,6 +1,7 @@
 import { ValidationError } from "../errors/validation-error.ts";
 import { MAX_TIMER_MS } from "../internal/timers.ts";
 import { SPEC } from "../limits.ts";
+import { deadlineAt, withinDeadline } from "./deadline.ts";
 
 /** Options of {@link createAutosaver}. */
 export interface AutosaverOptions<T> {
@@ -32,9 +33,10 @@ export interface Autosaver<T> {
   /**
    * Saves the latest edit now, skipping the rest of the debounce (after the save in flight, if
    * any). Resolves once the last edit is stored; rejects if that save failed. Call it before
-   * publishing or leaving the page.
+   * publishing or leaving the page. With `deadlineMs`, rejects with a TimeoutError once it passes
+   * (the save goes on, and the edit stays pending until it is stored).
    */
-  flush(): Promise<void>;
+  flush(options?: { deadlineMs?: number }): Promise<void>;
   /**
    * Saves this edit now, in the same queue as the autosaves: it supersedes any edit not yet sent,
    * waits for the save in flight, and is never overlapped by a later one. Resolves with the result
@@ -135,7 +137,8 @@ export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
       return done;
     },
 
-    flush() {
+    flush(flushOptions = {}) {
+      const at = deadlineAt(flushOptions.deadlineMs);
       clearTimeout(timer);
       timer = undefined;
       const last = next ?? inFlight;
@@ -144,7 +147,7 @@ export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
       done.catch(() => {}); // as for autosave: ignoring the promise is safe
       if (next) next.ready = true;
       sendIfReady();
-      return done;
+      return at === undefined ? done : withinDeadline(done, at);
     },
 
     saveNow(payload) {

@@ -9,6 +9,7 @@ import { ValidationError } from "../errors/validation-error.ts";
 import { pathParamIssues } from "../guards/path-params.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
+import { deadlineAt, withDeadline } from "./deadline.ts";
 import { isTerminalStatus, poll, statusPollDefaults, taskPollDefaults } from "./poll.ts";
 import { POLL_CALL, pollRetryDelayMs } from "./poll-call.ts";
 
@@ -53,6 +54,11 @@ export interface WaitOptions {
   terminalStates?: readonly string[];
   /** Give up after this long (TimeoutError). */
   timeoutMs?: number;
+  /**
+   * One deadline across every fetch and wait of the poll: a wait that would end after it fails at
+   * once with a TimeoutError carrying `retryAt` (issue 19).
+   */
+  deadlineMs?: number;
   /** Aborting stops the wait. */
   signal?: AbortSignal;
 }
@@ -68,6 +74,7 @@ export function waitForClientCampaignStatusTask(
   eid: string,
   options: WaitOptions = {},
 ): Promise<unknown> {
+  const at = deadlineAt(options.deadlineMs);
   return poll({
     ...taskPollDefaults,
     ...pollRetries(client),
@@ -92,12 +99,14 @@ export function waitForClientCampaignStatusTask(
         await client.GET("/events/{eid}/client_campaign_status/task", {
           params: { path: { eid } },
           ...withSignal(signal),
+          ...withDeadline(at),
           ...POLL_CALL,
         }),
       );
     },
     isDone: isTerminalStatus(options.terminalStates),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
     ...withSignal(options.signal),
   });
 }
@@ -112,6 +121,7 @@ export function watchAdPlatformConnection(
   options: WaitOptions & { adPlatform?: string; intervalMs?: number; isDone?: (body: unknown) => boolean } = {},
 ): Promise<unknown> {
   const adplatform = options.adPlatform ?? client.config.adPlatform;
+  const at = deadlineAt(options.deadlineMs);
   return poll({
     ...statusPollDefaults,
     ...pollRetries(client),
@@ -121,11 +131,13 @@ export function watchAdPlatformConnection(
         await client.GET("/integrations/connect/{adplatform}/status", {
           params: { path: adplatform ? { adplatform } : {} },
           ...withSignal(signal),
+          ...withDeadline(at),
           ...POLL_CALL,
         }),
       ),
     isDone: options.isDone ?? isTerminalStatus(options.terminalStates),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
     ...withSignal(options.signal),
   });
 }

@@ -27,10 +27,8 @@ export function listEvents(
   return pagedList<Event>(
     client,
     options,
-    async ({ page, limit, signal }) =>
-      unwrap(
-        await client.GET("/events/", { params: { query: { page, limit, ...descending } }, ...withSignal(signal) }),
-      ),
+    async ({ page, limit, ...call }) =>
+      unwrap(await client.GET("/events/", { params: { query: { page, limit, ...descending } }, ...call })),
     { itemsOf: (body) => (body as components["schemas"]["EventList"]).items ?? [] },
   );
 }
@@ -87,13 +85,8 @@ export function listEventCampaigns(
   return pagedList(
     client,
     options,
-    async ({ limit, signal }) =>
-      unwrap(
-        await client.GET("/events/{eid}/campaigns", {
-          params: { path: { eid }, query: { limit } },
-          ...withSignal(signal),
-        }),
-      ),
+    async ({ limit, page: _page, ...call }) =>
+      unwrap(await client.GET("/events/{eid}/campaigns", { params: { path: { eid }, query: { limit } }, ...call })),
     { single: true },
   );
 }

@@ -4,6 +4,7 @@ import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
+import { deadlineAt, withDeadline } from "./deadline.ts";
 import { assertXlsx, toBytes } from "./xlsx.ts";
 
 /** @inline */
@@ -39,8 +40,9 @@ export async function ingestExcel(
   client: Client,
   eid: string,
   workbook: UploadInput,
-  options: { filename?: string; signal?: AbortSignal } = {},
+  options: { filename?: string; signal?: AbortSignal; deadlineMs?: number } = {},
 ): Promise<unknown> {
+  const at = deadlineAt(options.deadlineMs);
   const bytes = await toBytes(workbook, "workbook");
   assertXlsx(bytes, "workbook");
   return unwrap(
@@ -48,6 +50,7 @@ export async function ingestExcel(
       params: { query: { eid } },
       body: form(bytes, options.filename ?? "transactions.xlsx", XLSX_TYPE) as never,
       ...withSignal(options.signal),
+      ...withDeadline(at),
     }),
   );
 }
@@ -56,8 +59,9 @@ export async function ingestExcel(
 export async function uploadMedia(
   client: Client,
   file: UploadInput,
-  options: { filename: string; contentType?: string; signal?: AbortSignal },
+  options: { filename: string; contentType?: string; signal?: AbortSignal; deadlineMs?: number },
 ): Promise<unknown> {
+  const at = deadlineAt(options?.deadlineMs);
   const bytes = await toBytes(file, "file");
   if (bytes.byteLength === 0) throw new ValidationError([{ field: "file", message: "is empty (0 bytes)" }]);
   if (typeof options?.filename !== "string" || !options.filename.trim() || /[\r\n"]/.test(options.filename)) {
@@ -69,6 +73,7 @@ export async function uploadMedia(
     await client.POST("/media", {
       body: form(bytes, options.filename, options.contentType ?? "application/octet-stream") as never,
       ...withSignal(options.signal),
+      ...withDeadline(at),
     }),
   );
 }

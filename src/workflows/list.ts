@@ -2,7 +2,9 @@
 
 import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
+import { monotonicNow } from "../internal/clock.ts";
 import { withSignal } from "../internal/with-signal.ts";
+import { withDeadline } from "./deadline.ts";
 import { type PageRequest, pageOptionIssues, paginate } from "./paginate.ts";
 
 /** Options of the list helpers ({@link listEvents} and the other `list…` functions). */
@@ -15,13 +17,28 @@ export interface ListOptions {
   maxPages?: number;
   /** Aborting stops the iteration; no further page is fetched. */
   signal?: AbortSignal;
+  /**
+   * One deadline for the whole list, every page's request and wait included (issue 19): a wait
+   * (backoff, Retry-After, the pace) that would end after it fails at once, its error carrying
+   * `retryAt`. Counted from the first page.
+   */
+  deadlineMs?: number;
+  /** `"low"` reads the list in the partner's background lane (issue 19: interactive calls go first). */
+  priority?: "high" | "low" | "auto";
+}
+
+/** What a list helper spreads into each page's call: the signal, the deadline, the lane. */
+export interface PageCall {
+  signal?: AbortSignal;
+  audienceDeadlineAt?: number;
+  priority?: "high" | "low" | "auto";
 }
 
 /** Items of `fetchPage`'s pages; `single: true` for endpoints that take a limit but no page. */
 export function pagedList<T>(
   client: Pick<AudienceClient, "config">,
   options: ListOptions,
-  fetchPage: (request: Required<Pick<PageRequest, "page" | "limit">> & { signal?: AbortSignal }) => Promise<unknown>,
+  fetchPage: (request: Required<Pick<PageRequest, "page" | "limit">> & PageCall) => Promise<unknown>,
   extra: { itemsOf?: (body: unknown) => T[]; single?: boolean } = {},
 ): AsyncIterableIterator<T> {
   const max = client.config.maxPageLimit;
@@ -42,7 +59,17 @@ export function pagedList<T>(
     ...(options.maxItems === undefined ? {} : { maxItems: options.maxItems }),
     ...(options.maxPages === undefined ? {} : { maxPages: options.maxPages }),
     ...withSignal(options.signal),
+    ...(options.deadlineMs === undefined ? {} : { deadlineMs: options.deadlineMs }),
     ...(extra.itemsOf ? { itemsOf: extra.itemsOf } : {}),
-    fetchPage: async (request) => (extra.single && request.page > 1 ? [] : fetchPage(request)),
+    fetchPage: async ({ page, limit, signal, deadlineMs }) =>
+      extra.single && page > 1
+        ? []
+        : fetchPage({
+            page,
+            limit,
+            ...withSignal(signal),
+            ...withDeadline(deadlineMs === undefined ? undefined : monotonicNow() + deadlineMs),
+            ...(options.priority ? { priority: options.priority } : {}),
+          }),
   });
 }

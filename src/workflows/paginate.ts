@@ -1,7 +1,10 @@
 import { pageItemsOf } from "../assumptions.ts";
 import { AudienceError } from "../errors/audience-error.ts";
+import { TimeoutError } from "../errors/network-error.ts";
 import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
+import { monotonicNow } from "../internal/clock.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
+import { deadlineAt } from "./deadline.ts";
 
 /** What {@link PaginateOptions.fetchPage} is asked for. */
 export interface PageRequest {
@@ -11,6 +14,8 @@ export interface PageRequest {
   readonly limit: number;
   /** The iteration's signal, to pass on to the request. */
   readonly signal?: AbortSignal;
+  /** Ms left of the iteration's `deadlineMs`, to pass on as the request's deadline. */
+  readonly deadlineMs?: number;
 }
 
 /** Options of {@link paginate}. */
@@ -40,6 +45,12 @@ export interface PaginateOptions<T> {
   readonly maxPages?: number;
   /** Aborting rejects the iteration with the signal's reason; no further page is fetched. */
   readonly signal?: AbortSignal;
+  /**
+   * One deadline for the whole iteration (issue 19), counted from the first page: each page's
+   * request gets the time left (`PageRequest.deadlineMs`), and no page starts after it (a
+   * TimeoutError). Time the consumer spends between pages counts too.
+   */
+  readonly deadlineMs?: number;
 }
 
 /**
@@ -66,6 +77,7 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
   if (issues.length > 0) throw new ValidationError(issues);
 
   const maxPages = options.maxPages ?? CLIENT_DEFAULTS.maxPages;
+  let at: number | undefined; // set when the first page is asked for
   let previous: string | undefined; // the previous page, as JSON, to see it repeated
   const first = options.firstPage ?? 1;
   for (let page = first; remaining > 0; page++) {
@@ -75,7 +87,18 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
         `the list did not end within ${maxPages} pages (maxPages); the server keeps answering full pages`,
         { expected: "a short, empty or repeated page" },
       );
-    const body = await fetchPage(signal ? { page, limit, signal } : { page, limit });
+    at ??= deadlineAt(options.deadlineMs);
+    const left = at === undefined ? undefined : at - monotonicNow();
+    if (left !== undefined && left <= 0)
+      throw new TimeoutError(`the list did not finish within deadlineMs (${options.deadlineMs} ms)`, {
+        expected: "the whole list within deadlineMs",
+      });
+    const body = await fetchPage({
+      page,
+      limit,
+      ...(signal ? { signal } : {}),
+      ...(left === undefined ? {} : { deadlineMs: left }),
+    });
     // fetchPage may ignore the signal; an abort during the fetch still ends the iteration here.
     signal?.throwIfAborted();
     const items = itemsOf(body);

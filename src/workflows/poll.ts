@@ -2,9 +2,11 @@ import { DEFAULT_TERMINAL_STATES, statusOf } from "../assumptions.ts";
 import { TimeoutError } from "../errors/network-error.ts";
 import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
 import { abortable } from "../internal/abortable.ts";
+import { monotonicNow } from "../internal/clock.ts";
 import { sleep as defaultSleep } from "../internal/sleep.ts";
 import { MAX_TIMER_MS } from "../internal/timers.ts";
 import { SPEC } from "../limits.ts";
+import { deadlineAt, pastDeadline } from "./deadline.ts";
 
 /** Options of {@link poll}. */
 export interface PollOptions<T> {
@@ -43,6 +45,12 @@ export interface PollOptions<T> {
   readonly maxFailures?: number;
   /** Overall deadline, fetches included; passing it rejects with {@link TimeoutError}. */
   readonly timeoutMs?: number;
+  /**
+   * One deadline for the whole poll, its fetches and waits included: a wait that would end after
+   * it is not slept through, the poll rejects at once with a {@link TimeoutError} whose `retryAt`
+   * says when the next fetch would have been. Passing it during a fetch rejects as `timeoutMs` does.
+   */
+  readonly deadlineMs?: number;
   /** Aborting rejects the poll with the signal's reason. */
   readonly signal?: AbortSignal;
   /**
@@ -82,8 +90,13 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
     if (typeof options[field] !== "function") throw new ValidationError([{ field, message: "must be a function" }]);
   }
   checkTiming(options);
+  const at = deadlineAt(options.deadlineMs);
 
-  const { signal, dispose } = pollSignal(options);
+  const { signal, dispose } = pollSignal(
+    at === undefined
+      ? options
+      : { ...options, timeoutMs: Math.min(options.timeoutMs ?? Infinity, at - monotonicNow()) },
+  );
   try {
     let failures = 0;
     for (let interval = intervalMs; ; interval *= backoff) {
@@ -100,6 +113,8 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
         least = retryAfter;
       }
       const delay = Math.max(least, minIntervalMs, Math.min(interval, maxIntervalMs, MAX_TIMER_MS));
+      const late = pastDeadline(at, delay, "the poll gave up");
+      if (late) throw late;
       await abortable(wait(Math.min(delay, MAX_TIMER_MS), signal), signal);
     }
   } finally {

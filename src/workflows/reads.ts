@@ -27,8 +27,8 @@ export const getPermissions = async (client: Client, signal?: AbortSignal): Prom
 
 /** Partner messages, page by page (GET /messages/partner/ with page and limit). */
 export function listPartnerMessages(client: Client, options: ListOptions = {}): AsyncIterableIterator<unknown> {
-  return pagedList(client, options, async ({ page, limit, signal }) =>
-    unwrap(await client.GET("/messages/partner/", { params: { query: { page, limit } }, ...withSignal(signal) })),
+  return pagedList(client, options, async ({ page, limit, ...call }) =>
+    unwrap(await client.GET("/messages/partner/", { params: { query: { page, limit } }, ...call })),
   );
 }
 
@@ -42,8 +42,8 @@ export function listNotifications(client: Client, options: ListOptions = {}): As
   return pagedList(
     client,
     options,
-    async ({ limit, signal }) =>
-      unwrap(await client.GET("/notifications/", { params: { query: { limit } }, ...withSignal(signal) })),
+    async ({ limit, page: _page, ...call }) =>
+      unwrap(await client.GET("/notifications/", { params: { query: { limit } }, ...call })),
     { single: true },
   );
 }

@@ -48,8 +48,12 @@ export interface SetupProcess {
   update(payload: SetupPayload): Promise<unknown>;
   /** Debounced (1 s), ordered autosave: the stored draft always ends as the last edit, `update`s included. */
   autosave(payload: SetupPayload): Promise<void>;
-  /** Resolves once the last edit (of the draft and of each published cluster) is stored; rejects if storing one failed. */
-  flush(): Promise<void>;
+  /**
+   * Resolves once the last edit (of the draft and of each published cluster) is stored; rejects if
+   * storing one failed. With `deadlineMs`, rejects with a TimeoutError once it passes (the saves go
+   * on; the edits stay pending until stored).
+   */
+  flush(options?: { deadlineMs?: number }): Promise<void>;
   /** Flushes pending edits, publishes (boost) and reads the ad-platform connection status. */
   publish(options?: { adPlatform?: string }): Promise<PublishResult>;
   /** Cancels the draft. */

@@ -93,8 +93,8 @@ export function createSetupProcess(
     },
     update: (payload) => autosaver.saveNow(payload),
     autosave: (payload) => autosaver.autosave(payload),
-    async flush() {
-      const all = [autosaver, ...clusterSavers.values()].map((saver) => saver.flush());
+    async flush(options = {}) {
+      const all = [autosaver, ...clusterSavers.values()].map((saver) => saver.flush(options));
       for (const result of await Promise.allSettled(all)) if (result.status === "rejected") throw result.reason;
     },
     async publish(options = {}) {
