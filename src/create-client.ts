@@ -37,6 +37,7 @@ import {
 } from "./options.ts";
 import { Session } from "./session/session.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
+import { clientMetrics } from "./transport/metrics-policy.ts";
 import { type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
 import type { ClientPaths } from "./types.ts";
 import { createSetupProcess } from "./workflows/setup-process.ts";
@@ -77,6 +78,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   let session: Session | undefined;
   // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
   const clock = new ServerClock();
+  const metrics = config.meter ? clientMetrics(config.meter, config.baseUrl) : undefined;
   const transport: Transport = createTransport({
     config,
     redactor,
@@ -84,9 +86,17 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     match,
     session: () => session as Session,
     clock,
+    metrics,
     ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}),
   });
-  session = new Session({ config, redactor, logger, send: transport, now: () => clock.now() });
+  session = new Session({
+    config,
+    redactor,
+    logger,
+    send: transport,
+    now: () => clock.now(),
+    ...(metrics ? { observe: metrics.sessionEvent } : {}),
+  });
   const api = createClient<ClientPaths>({
     Request: OutgoingRequest as unknown as typeof Request,
     baseUrl: config.baseUrl.href,

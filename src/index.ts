@@ -22,7 +22,14 @@ export { PartnerSelectionError } from "./errors/partner-selection-error.ts";
 export { type SetupState, SetupStateError } from "./errors/setup-state-error.ts";
 export { ValidationError, type ValidationIssue } from "./errors/validation-error.ts";
 export { SPEC } from "./limits.ts";
-export type { AudienceClientOptions, Logger, RetryOptions, SessionTokens, TracerLike } from "./options.ts";
+export type {
+  AudienceClientOptions,
+  Logger,
+  MeterLike,
+  RetryOptions,
+  SessionTokens,
+  TracerLike,
+} from "./options.ts";
 export type { RateState } from "./rate-state.ts";
 export { memoryTokenStore, type StoredSession, type TokenStore } from "./session/token-store.ts";
 export type { ClientPaths, components, operations, paths } from "./types.ts";

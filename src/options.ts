@@ -34,6 +34,15 @@ export interface TracerLike {
   startSpan(name: string, options?: object, context?: object): object;
 }
 
+/**
+ * An OpenTelemetry `Meter` (from `@opentelemetry/api`'s `metrics.getMeter(…)`), typed by the one
+ * method the client calls so that the package's types need no `@opentelemetry/api`.
+ */
+export interface MeterLike {
+  createHistogram(name: string, options?: object): object;
+  createCounter(name: string, options?: object): object;
+}
+
 /** Tokens of an existing session (for example one a service keeps across processes). */
 export interface SessionTokens {
   /** The bearer token. */
@@ -130,6 +139,12 @@ export interface AudienceClientOptions {
    * that throws is logged and ignored. @default none — nothing is watched or allocated
    */
   onRateStateChange?: (state: RateState) => void;
+  /**
+   * OpenTelemetry metrics: histograms of call and attempt duration, slot wait and pacing delay;
+   * counters of attempts, retries by reason, 429s, sign-ins and refreshes (HTTP client semantic
+   * conventions where they exist), never holding a secret. @default none — nothing is created
+   */
+  meter?: MeterLike;
 }
 
 /** The complete, frozen configuration `normalizeOptions` makes: every default filled. */
@@ -155,6 +170,7 @@ export interface ClientConfig {
   readonly dangerouslyAllowBrowser: boolean;
   readonly tracer: TracerLike | undefined;
   readonly onRateStateChange: ((state: RateState) => void) | undefined;
+  readonly meter: MeterLike | undefined;
 }
 
 const fail = (option: string, problem: string): never => {
@@ -359,6 +375,11 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     fail("ratePacing", "must be true or false");
   if (options.tracer !== undefined && typeof options.tracer?.startSpan !== "function")
     fail("tracer", "must be an OpenTelemetry Tracer");
+  if (
+    options.meter !== undefined &&
+    (typeof options.meter?.createHistogram !== "function" || typeof options.meter?.createCounter !== "function")
+  )
+    fail("meter", "must be an OpenTelemetry Meter");
   if (options.onRateStateChange !== undefined && typeof options.onRateStateChange !== "function")
     fail("onRateStateChange", "must be a function");
   const benchmarkFields = options.benchmarkFields ?? DEFAULT_BENCHMARK_FIELDS;
@@ -409,5 +430,6 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     dangerouslyAllowBrowser: allowBrowser,
     tracer: options.tracer,
     onRateStateChange: options.onRateStateChange,
+    meter: options.meter,
   });
 }

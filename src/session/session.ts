@@ -58,6 +58,8 @@ export interface SessionDeps {
   /** Monotonic clock (cool-downs). */
   readonly monotonic?: () => number;
   readonly random?: () => number;
+  /** Told of each sign-in and refresh (the metrics, when the `meter` option is given). */
+  readonly observe?: (event: "sign-in" | "refresh") => void;
 }
 
 export interface Authorization {
@@ -286,6 +288,7 @@ export class Session {
           idToken: this.#field(body, TOKEN_FIELDS.id, "id") ?? this.#tokens?.idToken,
         };
         this.stats.refreshes += 1;
+        this.#deps.observe?.("refresh");
         this.#coolDown = undefined;
         return this.#store(next as StoredSession);
       }
@@ -356,6 +359,7 @@ export class Session {
       );
     }
     this.stats.signIns += 1;
+    this.#deps.observe?.("sign-in");
     this.#coolDown = undefined;
     await this.#store({
       accessToken: access,

@@ -20,6 +20,7 @@ import { fetchTerminal } from "./fetch-terminal.ts";
 import { ConcurrencyLimiter } from "./limiter.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
 import { logPolicy } from "./log-policy.ts";
+import type { ClientMetrics } from "./metrics-policy.ts";
 import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
 import { RatePacer } from "./pacer.ts";
 import { type CallContext, compose, firstAttempt, type Policy } from "./policy.ts";
@@ -37,6 +38,8 @@ export interface TransportDeps {
   readonly logger: Logger;
   readonly match: OperationMatcher;
   readonly session: () => Session;
+  /** The metrics policies, when the `meter` option is given. */
+  readonly metrics?: ClientMetrics | undefined;
   /** The server's clock, learned from every response's Date (issue 19). */
   readonly clock: ServerClock;
   /** Test seams: randomness, clock and sleep of the retry policy. */
@@ -100,9 +103,11 @@ export function createTransport(deps: TransportDeps): Transport {
 
   const authorizer = (): Session => deps.session();
   const logging = logger.debug || logger.warn;
+  const metrics = deps.metrics;
   const policies: Policy[] = [
     ...(logging ? [logPolicy(logger)] : []),
     ...(config.tracer ? [traceCallPolicy({ tracer: config.tracer, redactor })] : []),
+    ...(metrics ? [metrics.call] : []),
     retryPolicy({
       config,
       logger,
@@ -121,6 +126,7 @@ export function createTransport(deps: TransportDeps): Transport {
     }),
     credentialsPolicy(authorizer),
     ...(config.tracer ? [traceAttemptPolicy({ tracer: config.tracer, redactor })] : []),
+    ...(metrics ? [metrics.attempt] : []),
     timeoutPolicy(config.timeoutMs),
     clockPolicy(deps.clock),
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),

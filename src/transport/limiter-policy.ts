@@ -26,7 +26,12 @@ export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
     const limiter = limiterFor(ctx.partnerId);
     const pacer = pacerFor(ctx.partnerId);
     // The common case, a free slot and nobody waiting, takes it without a promise or a listener.
-    const release = (!ctx.signal?.aborted && limiter.tryAcquire()) || (await limiter.acquire(ctx.signal, ctx.lane));
+    let release = !ctx.signal?.aborted && limiter.tryAcquire();
+    if (!release) {
+      const waitStarted = monotonicNow();
+      release = await limiter.acquire(ctx.signal, ctx.lane);
+      ctx.slotWaitMs = monotonicNow() - waitStarted;
+    }
     try {
       // A turn that would come after the call's deadline is not waited for (issue 19).
       const paceWait = pacer && ctx.deadlineAt !== undefined ? pacer.waitEstimateMs() : 0;
@@ -35,7 +40,11 @@ export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
         throw new AttemptFailure("deadline", false, `the partner's pace would send it after the call's deadline`);
       }
       let ticket = pacer ? pacer.take(ctx.signal) : 0;
-      if (typeof ticket !== "number") ticket = await ticket;
+      if (typeof ticket !== "number") {
+        const waitStarted = monotonicNow();
+        ticket = await ticket;
+        ctx.paceWaitMs = monotonicNow() - waitStarted;
+      }
       const response = await next(attempt, ctx);
       if (response.status === 429) {
         const retryAfter = parseRetryAfter(response.headers.get("retry-after"), serverNow());

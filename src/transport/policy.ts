@@ -62,6 +62,9 @@ export interface CallContext {
   writeCheckNote?: string | undefined;
   /** Set by the retry policy before it waits: the wait before the next attempt, in ms. */
   retryWaitMs?: number | undefined;
+  /** Set by the limiter policy when an attempt waited for a slot, or for the pace (ms); read by the metrics. */
+  slotWaitMs?: number | undefined;
+  paceWaitMs?: number | undefined;
   /** Set by the trace policy when tracing is on: the context of the call's span (its attempts' parent). */
   traceContext?: object | undefined;
   /** The partner's rate state when the call ended on a 429 (for its RateLimitError). */

@@ -1,0 +1,123 @@
+/**
+ * OpenTelemetry metrics (issue 19, item 5), only when the `meter` option is given: otherwise no
+ * instrument is created and neither policy is in the list. Like tracing, `@opentelemetry/api` is a
+ * type-only dependency.
+ *
+ * Instruments (durations in seconds, as the semantic conventions ask):
+ * - `http.client.request.duration`: each attempt, an HTTP request as sent (semantic conventions:
+ *   `http.request.method`, `server.address`, `server.port`, `http.response.status_code`,
+ *   `error.type`, `url.template`);
+ * - `audience.client.call.duration`: each call, retries and waits included;
+ * - `audience.client.slot.wait`, `audience.client.pacing.delay`: the wait for a concurrency slot and
+ *   for the partner's pace, recorded for attempts that waited;
+ * - counters `audience.client.attempts`, `audience.client.retries` (`audience.retry.reason`: the
+ *   status, or the failure's kind), `audience.client.rate_limited` (429s), `audience.client.sign_ins`,
+ *   `audience.client.refreshes`.
+ * Every series also has `audience.partner_id` (once known) and `audience.operation` (the path
+ * template; unknown paths get none, which keeps cardinality bounded). No URL, header or body value
+ * is recorded, so no secret can reach a metric.
+ */
+import type { Attributes, Counter, Histogram, Meter } from "@opentelemetry/api";
+import type { MeterLike } from "../options.ts";
+import { AttemptFailure } from "./failure.ts";
+import type { CallContext, Policy } from "./policy.ts";
+
+export interface ClientMetrics {
+  readonly attempt: Policy;
+  readonly call: Policy;
+  /** The session's sign-ins and refreshes. */
+  readonly sessionEvent: (event: "sign-in" | "refresh") => void;
+}
+
+const SECONDS = { unit: "s" } as const;
+
+export function clientMetrics(meterLike: MeterLike, environment: URL): ClientMetrics {
+  const meter = meterLike as Meter;
+  const requestDuration: Histogram = meter.createHistogram("http.client.request.duration", {
+    ...SECONDS,
+    description: "Duration of HTTP client requests (each attempt).",
+  });
+  const callDuration = meter.createHistogram("audience.client.call.duration", {
+    ...SECONDS,
+    description: "Duration of a call, its retries and waits included.",
+  });
+  const slotWait = meter.createHistogram("audience.client.slot.wait", {
+    ...SECONDS,
+    description: "Wait for one of the partner's concurrency slots (Section 8.4).",
+  });
+  const pacingDelay = meter.createHistogram("audience.client.pacing.delay", {
+    ...SECONDS,
+    description: "Wait for the partner's pace (Section 8.1).",
+  });
+  const counter = (name: string, description: string): Counter =>
+    meter.createCounter(name, { unit: "{request}", description });
+  const attempts = counter("audience.client.attempts", "HTTP requests sent, retries included.");
+  const retries = counter("audience.client.retries", "Attempts that were retries, by the reason of the retry.");
+  const rateLimited = counter("audience.client.rate_limited", "Responses with HTTP 429.");
+  const signIns = meter.createCounter("audience.client.sign_ins", { unit: "{sign-in}", description: "Sign-ins." });
+  const refreshes = meter.createCounter("audience.client.refreshes", {
+    unit: "{refresh}",
+    description: "Access-token refreshes.",
+  });
+  const server = {
+    "server.address": environment.hostname,
+    "server.port": Number(environment.port) || (environment.protocol === "https:" ? 443 : 80),
+  };
+  const partner: Attributes = {};
+  /** What the previous attempt of a call ended with: the reason of its retry. */
+  const previous = new WeakMap<CallContext, string>();
+
+  const base = (ctx: CallContext): Attributes => {
+    const attributes: Attributes = { "http.request.method": ctx.method, ...server };
+    if (ctx.op) attributes["url.template"] = attributes["audience.operation"] = ctx.op.path;
+    if (ctx.partnerId) attributes["audience.partner_id"] = partner["audience.partner_id"] = ctx.partnerId;
+    return attributes;
+  };
+  const outcomeOf = (attributes: Attributes, response: Response | undefined, error: unknown): string | undefined => {
+    if (response) {
+      attributes["http.response.status_code"] = response.status;
+      if (response.status >= 400) attributes["error.type"] = String(response.status);
+      return response.status >= 400 ? String(response.status) : undefined;
+    }
+    const kind =
+      error instanceof AttemptFailure ? error.kind : (error as { name?: string } | undefined)?.name || "_OTHER";
+    attributes["error.type"] = kind;
+    return kind;
+  };
+
+  const timed =
+    (histogram: Histogram, perAttempt: boolean): Policy =>
+    async (attempt, ctx, next) => {
+      const started = performance.now();
+      let response: Response | undefined;
+      let error: unknown;
+      try {
+        response = await next(attempt, ctx);
+        return response;
+      } catch (e) {
+        error = e;
+        throw e;
+      } finally {
+        const attributes = base(ctx);
+        const outcome = outcomeOf(attributes, response, error);
+        histogram.record((performance.now() - started) / 1000, attributes);
+        if (perAttempt) {
+          const counted = base(ctx);
+          attempts.add(1, counted);
+          const reason = previous.get(ctx);
+          if (ctx.attempt > 1 && reason) retries.add(1, { ...counted, "audience.retry.reason": reason });
+          if (outcome) previous.set(ctx, outcome);
+          if (response?.status === 429) rateLimited.add(1, counted);
+          if (ctx.slotWaitMs !== undefined) slotWait.record(ctx.slotWaitMs / 1000, counted);
+          if (ctx.paceWaitMs !== undefined) pacingDelay.record(ctx.paceWaitMs / 1000, counted);
+          ctx.slotWaitMs = ctx.paceWaitMs = undefined;
+        }
+      }
+    };
+
+  return {
+    attempt: timed(requestDuration, true),
+    call: timed(callDuration, false),
+    sessionEvent: (event) => (event === "sign-in" ? signIns : refreshes).add(1, { ...server, ...partner }),
+  };
+}
