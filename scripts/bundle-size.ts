@@ -35,18 +35,31 @@ export const TARGET_KB = 20;
  * in browser workers, the CORS and hidden request id hints of browser errors).
  * Raised to 37.5 KB by the last redaction forms (Unicode NFC/NFD, Latin-1 and double percent-
  * encoding, hex: +0.2 KB, 37.0 → 37.2), leaving 0.3 KB of room.
+ * Lowered to 33.5 KB by the request-path and operations issues (18, 19): the size is now what a
+ * browser app loads up front (code splitting on), and the request schemas with zod, the drift
+ * checker and the metrics are chunks loaded on first use (37.2 → 33.3 KB up front, + 10.3 KB
+ * lazily). The operations features added +3.1 KB before that (server clock, background refresh,
+ * lanes, rate state, deadlines, the metrics and drift hooks).
  */
-export const BUDGET_KB = 37.5;
+export const BUDGET_KB = 33.5;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 export interface BundleSize {
   readonly name: string;
+  /** What the app loads up front: the entry and its static imports. */
   readonly minified: number;
   readonly gzip: number;
+  /** Chunks loaded on first use (dynamic imports), min+gzip. */
+  readonly lazyGzip: number;
 }
 
-/** Bundles either a file of the repository or a snippet, as a browser app would, and measures it. */
+/**
+ * Bundles either a file of the repository or a snippet, as a browser app would (code splitting on,
+ * as in Vite, webpack or esbuild apps), and measures what the app loads up front: the entry and the
+ * chunks it imports statically. Chunks behind a dynamic `import()` (the request schemas with zod,
+ * the drift checker, the metrics) load on first use and are reported apart as `lazy`.
+ */
 async function measure(
   name: string,
   input: ({ file: string } | { snippet: string }) & { external?: string[] },
@@ -58,6 +71,9 @@ async function measure(
       : { stdin: { contents: input.snippet, resolveDir: root, loader: "ts" as const } }),
     absWorkingDir: root,
     bundle: true,
+    splitting: true,
+    outdir: resolve(root, "node_modules/.cache/bundle-size"),
+    metafile: true,
     platform: "browser",
     format: "esm",
     minify: true,
@@ -65,8 +81,33 @@ async function measure(
     write: false,
     logLevel: "silent",
   });
-  const bytes = result.outputFiles[0]?.contents ?? new Uint8Array();
-  return { name, minified: bytes.byteLength, gzip: gzipSync(bytes, { level: 9 }).byteLength };
+  const files = new Map(result.outputFiles.map((f) => [f.path, f.contents]));
+  const outputs = result.metafile.outputs;
+  // The entry's output (a stdin snippet has no entryPoint: it is the one output no other imports).
+  const imported = new Set(Object.values(outputs).flatMap((o) => o.imports.map((i) => i.path)));
+  const entryPath =
+    Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined) ??
+    Object.keys(outputs).find((path) => path.endsWith(".js") && !imported.has(path));
+  const initial = new Set<string>();
+  const visit = (path: string): void => {
+    if (initial.has(path)) return;
+    initial.add(path);
+    for (const imported of outputs[path]?.imports ?? []) if (imported.kind === "import-statement") visit(imported.path);
+  };
+  if (entryPath) visit(entryPath);
+  const sizeOf = (paths: Iterable<string>) => {
+    let minified = 0;
+    let gzip = 0;
+    for (const path of paths) {
+      const bytes = files.get(resolve(root, path)) ?? new Uint8Array();
+      minified += bytes.byteLength;
+      gzip += gzipSync(bytes, { level: 9 }).byteLength;
+    }
+    return { minified, gzip };
+  };
+  const up = sizeOf(initial);
+  const lazy = sizeOf(Object.keys(outputs).filter((path) => !initial.has(path) && path.endsWith(".js")));
+  return { name, ...up, lazyGzip: lazy.gzip };
 }
 
 /** The browser entry, then the anchors (each a minimal realistic use, so tree-shaking applies). */
@@ -78,6 +119,9 @@ export async function measureBundles(): Promise<{
   const entry = await measure("@audience-intelligence/client (src/index.ts, every export)", { file: "src/index.ts" });
   const anchors = await Promise.all([
     measure("createAudienceClient alone", { snippet: 'export { createAudienceClient } from "./src/index.ts";' }),
+    measure("createAudienceClient + unwrap (issue 18: an app's minimum)", {
+      snippet: 'export { createAudienceClient, unwrap } from "./src/index.ts";',
+    }),
     measure("openapi-fetch alone", {
       snippet:
         'import createClient from "openapi-fetch"; export const api = createClient({ baseUrl: "https://example.test" });',
@@ -110,7 +154,8 @@ async function main(): Promise<void> {
   if (!Number.isFinite(budgetKb) || budgetKb <= 0) throw new Error(`bad ${override}`);
   const { entry, anchors, composition } = await measureBundles();
   const width = Math.max(...[entry, ...anchors, ...composition].map((b) => b.name.length));
-  const line = (b: BundleSize) => `${b.name.padEnd(width)}  ${kb(b.gzip).padStart(8)} min+gz  (${kb(b.minified)} min)`;
+  const line = (b: BundleSize) =>
+    `${b.name.padEnd(width)}  ${kb(b.gzip).padStart(8)} min+gz  (${kb(b.minified)} min)${b.lazyGzip ? `  + ${kb(b.lazyGzip)} loaded on first use` : ""}`;
   console.log(line(entry));
   console.log("anchors:");
   for (const anchor of anchors) console.log(`  ${line(anchor)}`);

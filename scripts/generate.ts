@@ -12,7 +12,8 @@ import openapiTS, { astToString } from "openapi-typescript";
 import { parse } from "yaml";
 import { applyOverlays, overlayFiles } from "./lib/apply-overlays.ts";
 import { emitOperations } from "./lib/emit-operations.ts";
-import { emitValidators } from "./lib/emit-validators.ts";
+import { emitResponses } from "./lib/emit-responses.ts";
+import { emitFormats, emitValidators } from "./lib/emit-validators.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const vendorFile = join(root, "openapi", "audience-intelligence.yaml");
@@ -45,6 +46,8 @@ async function generate(outDir: string): Promise<string[]> {
     "schema.ts": `${HEADER}${types}`,
     "operations.ts": emitOperations(merged, HEADER),
     "validators.ts": emitValidators(merged, HEADER),
+    "formats.ts": emitFormats(HEADER),
+    "responses.ts": emitResponses(merged, HEADER),
   };
   await mkdir(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) await writeFile(join(outDir, name), text);

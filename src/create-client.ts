@@ -14,6 +14,7 @@ import {
   type PublicConfig,
   type RawClient,
 } from "./client-types.ts";
+import { DriftWatch } from "./drift/drift-watch.ts";
 import { ValidationError } from "./errors/validation-error.ts";
 import { jsonBodyIssues } from "./guards/json-body.ts";
 import { partnerTokenPathIssues } from "./guards/partner-token-paths.ts";
@@ -37,7 +38,7 @@ import {
 } from "./options.ts";
 import { Session } from "./session/session.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
-import { clientMetrics } from "./transport/metrics-policy.ts";
+import { lazyMetrics } from "./transport/lazy-metrics.ts";
 import { type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
 import type { ClientPaths } from "./types.ts";
 import { createSetupProcess } from "./workflows/setup-process.ts";
@@ -78,7 +79,15 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   let session: Session | undefined;
   // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
   const clock = new ServerClock();
-  const metrics = config.meter ? clientMetrics(config.meter, config.baseUrl) : undefined;
+  const metrics = config.meter ? lazyMetrics(config.meter, config.baseUrl) : undefined;
+  const drift = config.onDrift
+    ? new DriftWatch({
+        onDrift: config.onDrift,
+        sampleRate: config.driftSampleRate,
+        redactor,
+        warn: (message, error) => logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
+      })
+    : undefined;
   const transport: Transport = createTransport({
     config,
     redactor,
@@ -96,6 +105,14 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     send: transport,
     now: () => clock.now(),
     ...(metrics ? { observe: metrics.sessionEvent } : {}),
+    ...(drift
+      ? {
+          inspect: (path: string, response: Response, body: unknown) => {
+            const op = opIndex.get("POST")?.get(path);
+            if (op) drift.observe(op, response, body, true);
+          },
+        }
+      : {}),
   });
   const api = createClient<ClientPaths>({
     Request: OutgoingRequest as unknown as typeof Request,
@@ -144,7 +161,8 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     if (op) {
       const params = withDefaults(op, next.params as CallParams | undefined, config);
       hooked = { op, params, body: next.body };
-      validateRequest(hooked, config.maxPageLimit);
+      const validating = validateRequest(hooked, config.maxPageLimit);
+      if (validating) await validating; // the first call loads the schemas (a lazily loaded chunk)
       for (const h of hooks) h.before?.(hooked);
       // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone.
       const parseJson = next.parseAs === undefined || next.parseAs === "json";
@@ -161,6 +179,12 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       result.data = info.parsedFrom === result.response ? info.data : await readJson(result.data);
     }
     // The raw `{ error }` is what callers log: it is redacted like every error the client builds.
+    // Drift (issue 19): checked after the result is in hand, in the background; a body is checked
+    // only when it was read as JSON (the caller's parseAs).
+    if (drift && op) {
+      const asJson = info?.parseJson ?? true;
+      drift.observe(op, result.response, result.response.ok ? result.data : result.error, asJson);
+    }
     if (result.error !== undefined) result.error = redactor.value(result.error);
     if (hooked) {
       for (const h of hooks) {

@@ -8,6 +8,7 @@
 export { API_VERSION } from "../generated/operations.ts";
 export type { AudienceClient, CallHooks, CallParams, HookedCall, PublicConfig } from "./client-types.ts";
 export { createAudienceClient } from "./create-client.ts";
+export type { DriftReport } from "./drift/drift-watch.ts";
 export {
   ApiError,
   AuthenticationError,

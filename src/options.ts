@@ -4,6 +4,7 @@
  */
 
 import { DEFAULT_BENCHMARK_FIELDS, PARTNER_ID_PATTERN } from "./assumptions.ts";
+import type { DriftReport } from "./drift/drift-watch.ts";
 import { headerValueIssue } from "./guards/header-value.ts";
 import { hasControlCharacter, MAX_ID_LENGTH } from "./guards/path-params.ts";
 import { isBrowserLike, isLoopbackHost } from "./internal/runtime.ts";
@@ -145,6 +146,18 @@ export interface AudienceClientOptions {
    * conventions where they exist), never holding a secret. @default none — nothing is created
    */
   meter?: MeterLike;
+  /**
+   * Drift reports (issue 19): called, after the call has its result, with what a response of a
+   * described operation shows that the description does not say (an undeclared status, another
+   * media type, a body of another shape where the description shows one). Redacted, sampled (see
+   * `driftSampleRate`), never throwing into a call. @default none — nothing is checked or loaded
+   */
+  onDrift?: (report: DriftReport) => void;
+  /**
+   * Share of responses `onDrift` checks after the first of each operation and status (always
+   * checked). @default 0.01
+   */
+  driftSampleRate?: number;
 }
 
 /** The complete, frozen configuration `normalizeOptions` makes: every default filled. */
@@ -171,6 +184,8 @@ export interface ClientConfig {
   readonly tracer: TracerLike | undefined;
   readonly onRateStateChange: ((state: RateState) => void) | undefined;
   readonly meter: MeterLike | undefined;
+  readonly onDrift: ((report: DriftReport) => void) | undefined;
+  readonly driftSampleRate: number;
 }
 
 const fail = (option: string, problem: string): never => {
@@ -380,6 +395,10 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     (typeof options.meter?.createHistogram !== "function" || typeof options.meter?.createCounter !== "function")
   )
     fail("meter", "must be an OpenTelemetry Meter");
+  if (options.onDrift !== undefined && typeof options.onDrift !== "function") fail("onDrift", "must be a function");
+  const driftSampleRate = options.driftSampleRate ?? CLIENT_DEFAULTS.driftSampleRate;
+  if (!(typeof driftSampleRate === "number" && driftSampleRate >= 0 && driftSampleRate <= 1))
+    fail("driftSampleRate", "must be a number from 0 to 1");
   if (options.onRateStateChange !== undefined && typeof options.onRateStateChange !== "function")
     fail("onRateStateChange", "must be a function");
   const benchmarkFields = options.benchmarkFields ?? DEFAULT_BENCHMARK_FIELDS;
@@ -431,5 +450,7 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     tracer: options.tracer,
     onRateStateChange: options.onRateStateChange,
     meter: options.meter,
+    onDrift: options.onDrift,
+    driftSampleRate,
   });
 }

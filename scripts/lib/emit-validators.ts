@@ -205,11 +205,7 @@ export function emitValidators(doc: Schema, header: string): string {
   const table = operationTable(doc);
   return `${header}
 import * as z from "zod/mini";
-
-/** \`format: date\`: a real calendar date, \`YYYY-MM-DD\` (2027-02-30 is refused). */
-export function isCalendarDate(value: unknown): value is string {
-  return typeof value === "string" && /^\\d{4}-\\d{2}-\\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value);
-}
+import { isCalendarDate } from "./formats.ts";
 
 // What z.iso.date(), z.int() and z.record() accept (see scripts/lib/emit-validators.ts).
 const date = () => z.string().check(z.refine(isCalendarDate, "must be a real calendar date YYYY-MM-DD"));
@@ -232,5 +228,18 @@ ${table.shared.join("\n\n")}
 export const requestValidators: Readonly<Record<string, { query?: z.ZodMiniType; body?: z.ZodMiniType }>> = {
 ${table.rows.join("\n")}
 };
+`;
+}
+
+/**
+ * Emits generated/formats.ts: the checks of the description's string formats, without zod, so that
+ * the hand-written rules can use them without loading the validators (which load zod lazily).
+ */
+export function emitFormats(header: string): string {
+  return `${header}
+/** \`format: date\`: a real calendar date, \`YYYY-MM-DD\` (2027-02-30 is refused). */
+export function isCalendarDate(value: unknown): value is string {
+  return typeof value === "string" && /^\\d{4}-\\d{2}-\\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString().startsWith(value);
+}
 `;
 }

@@ -3,7 +3,7 @@
  * date ranges in order, page sizes within the cap, and an eid in a query or body held to the same
  * rules as an eid in the path. (Budgets above zero are a schema constraint of the local overlay.)
  */
-import { isCalendarDate } from "../../generated/validators.ts";
+import { isCalendarDate } from "../../generated/formats.ts";
 import type { ValidationIssue } from "../errors/validation-error.ts";
 import { isRecord } from "../internal/is-record.ts";
 import { idIssues } from "./path-params.ts";

@@ -1,7 +1,14 @@
-/** Everything refused before sending, for every call (helpers and raw typed calls alike). */
+/**
+ * Everything refused before sending, for every call (helpers and raw typed calls alike).
+ *
+ * The description's schemas, and zod with them, are loaded on the first call that validates
+ * (issue 18: a lazily loaded chunk keeps zod out of a browser app's initial bundle and out of the
+ * package's import time). That first call waits for the load; every later one validates
+ * synchronously. Nothing is sent before validation, on the first call too.
+ */
 
 import type { OperationInfo } from "../../generated/operations.ts";
-import { requestValidators } from "../../generated/validators.ts";
+import type { requestValidators } from "../../generated/validators.ts";
 import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import { jsonBodyIssues } from "./json-body.ts";
@@ -15,12 +22,38 @@ export interface OutgoingCall {
   readonly body: unknown;
 }
 
-type Schema = NonNullable<(typeof requestValidators)[string]["body"]>;
+type Schemas = typeof requestValidators;
+type Schema = NonNullable<Schemas[string]["body"]>;
 
-export function validateRequest(call: OutgoingCall, maxPageLimit: number): void {
+let loaded: Schemas | undefined;
+let loading: Promise<Schemas> | undefined;
+
+/** Loads the schemas (once); resolves when they are there. A failed load is tried again next time. */
+export function loadRequestValidators(): Promise<Schemas> {
+  if (loaded) return Promise.resolve(loaded);
+  loading ??= import("../../generated/validators.ts").then(
+    (m) => {
+      loaded = m.requestValidators;
+      return loaded;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Throws a ValidationError naming each bad field; a promise only while the schemas load (the first call). */
+export function validateRequest(call: OutgoingCall, maxPageLimit: number): void | Promise<void> {
+  if (loaded) return check(call, maxPageLimit, loaded);
+  return loadRequestValidators().then((schemas) => check(call, maxPageLimit, schemas));
+}
+
+function check(call: OutgoingCall, maxPageLimit: number, all: Schemas): void {
   const key = `${call.op.method} ${call.op.path}`;
   const issues: ValidationIssue[] = pathParamIssues(call.params?.path, call.op.pathParams);
-  const schemas = requestValidators[key];
+  const schemas = all[key];
   if (schemas?.query) append(issues, schemaIssues(schemas.query, call.params?.query ?? {}, "query"));
   if (schemas?.body) append(issues, schemaIssues(schemas.body, call.body, "body"));
   append(issues, jsonBodyIssues(call.body, CLIENT_DEFAULTS.maxJsonBodyDepth));

@@ -8,7 +8,9 @@
  * rounded down) at some instant between sending and receiving, so
  * `Date − received ≤ skew < Date + 1 s − sent`. Consistent bounds are intersected (they narrow to
  * well under a second); a response whose bounds do not meet the current ones means one of the
- * clocks stepped, and it replaces them. The skew in force is the middle of the bounds.
+ * clocks stepped, and it replaces them. The skew in force is the middle of the bounds, changed only
+ * when that middle moves by more than Date's resolution (1 s): clocks that agree keep a skew of 0,
+ * and server time never steps back by the few hundred ms a narrowing of the bounds moves it.
  *
  * Ignored, so they change nothing: a missing or unparsable `Date`, a skew beyond
  * ±MAX_PLAUSIBLE_SKEW_MS (a server or proxy stamping a wrong year is likelier than a client a day
@@ -62,7 +64,8 @@ export class ServerClock {
       this.#low = Math.max(this.#low, low);
       this.#high = Math.min(this.#high, high);
     }
-    this.#skew = Math.round((this.#low + this.#high) / 2);
+    const middle = Math.round((this.#low + this.#high) / 2);
+    if (Math.abs(middle - this.#skew) > RESOLUTION_MS) this.#skew = middle;
     return true;
   }
 }

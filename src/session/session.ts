@@ -58,6 +58,8 @@ export interface SessionDeps {
   /** Monotonic clock (cool-downs). */
   readonly monotonic?: () => number;
   readonly random?: () => number;
+  /** Shown each /auth response with its parsed body (drift reports, when `onDrift` is given). */
+  readonly inspect?: (path: "/auth" | "/auth/refresh_token", response: Response, body: unknown) => void;
   /** Told of each sign-in and refresh (the metrics, when the `meter` option is given). */
   readonly observe?: (event: "sign-in" | "refresh") => void;
 }
@@ -84,6 +86,8 @@ export class Session {
   #tokenAt = 0;
   #expiry: number | undefined;
   #renewAt = Number.POSITIVE_INFINITY;
+  /** The access token a 401 refused: never valid again, whatever the clocks say. */
+  #refusedToken: string | undefined;
   /** Past this (wall, server time), calls wait for the renewal instead of using the current token. */
   #hardAt = Number.POSITIVE_INFINITY;
   /** The last authorization handed out, reused while its token is current. */
@@ -159,6 +163,7 @@ export class Session {
   async reauthenticate(usedToken: string): Promise<void> {
     if (this.#tokens && this.#tokens.accessToken !== usedToken) return; // another call already renewed it
     // The server refused the token: whatever its `exp` says, it is not valid any more.
+    this.#refusedToken = usedToken;
     if (this.#tokens) {
       this.#expiry = Math.min(this.#expiry ?? Number.POSITIVE_INFINITY, this.#now());
       this.#renewAt = Math.min(this.#renewAt, this.#expiry);
@@ -243,8 +248,9 @@ export class Session {
     return since !== undefined && this.#tokenAt >= since;
   }
 
-  /** The access token has not expired (or its expiry is unknown): calls may keep using it. */
+  /** The access token has not expired (or its expiry is unknown) and no 401 refused it: calls may keep using it. */
   #stillValid(): boolean {
+    if (this.#tokens?.accessToken === this.#refusedToken) return false;
     return this.#expiry === undefined || this.#now() < this.#expiry;
   }
 
@@ -279,6 +285,7 @@ export class Session {
       const response = await this.#send("/auth/refresh_token", { token: refreshToken }, true);
       if (!response) return this.#postpone(); // a transient failure; the token is still valid
       const body = await this.#json(response);
+      this.#deps.inspect?.("/auth/refresh_token", response, body);
       const access = response.ok ? this.#access(response, body) : undefined;
       if (access) {
         const next = {
@@ -339,6 +346,7 @@ export class Session {
     const response = await this.#send("/auth", { username: credentials.username, password: credentials.password });
     if (!response) throw this.#coolDown?.error; // #send started the cool-down
     const body = await this.#json(response);
+    this.#deps.inspect?.("/auth", response, body);
     if (!response.ok) {
       if (REFUSED.has(response.status))
         throw this.#refuse(this.#authError(response, `sign-in refused (HTTP ${response.status})`, body));

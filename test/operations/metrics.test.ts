@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAudienceClient } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
+import { makeTokens } from "../support/tokens.ts";
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -129,20 +130,31 @@ describe("metrics (option meter)", () => {
     await otel.shutdown();
   });
 
-  it("a bad meter is refused by name; without one nothing is created", () => {
+  it("a bad meter is refused by name; without one nothing is created", async () => {
     const base = { baseUrl: "http://127.0.0.1:9/api/v3", credentials: { username: "u", password: "pw-123" } };
     expect(() => createAudienceClient({ ...base, meter: {} as never })).toThrow(
       /option "meter" must be an OpenTelemetry Meter/,
     );
     let created = 0;
     const counting = {
-      createHistogram: () => ((created += 1), { record: () => undefined }),
-      createCounter: () => ((created += 1), { add: () => undefined }),
+      createHistogram: () => {
+        created += 1;
+        return { record: () => undefined };
+      },
+      createCounter: () => {
+        created += 1;
+        return { add: () => undefined };
+      },
     };
-    createAudienceClient({ ...base, meter: counting });
+    // With a meter, the instruments are created when the client's first call loads the metrics.
+    const t = makeTokens();
+    const session = { accessToken: t.AccessToken, idToken: t.IdToken };
+    const metered = createAudienceClient({ ...base, session, meter: counting, retry: { maxAttempts: 1 } });
+    await metered.GET("/events/{eid}", { params: { path: { eid: "e1" } } }).catch(() => undefined);
     expect(created).toBeGreaterThan(0);
     created = 0;
-    createAudienceClient(base);
+    const plain = createAudienceClient({ ...base, session, retry: { maxAttempts: 1 } });
+    await plain.GET("/events/{eid}", { params: { path: { eid: "e1" } } }).catch(() => undefined);
     expect(created).toBe(0);
   });
 });

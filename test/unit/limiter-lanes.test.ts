@@ -14,8 +14,16 @@ describe("lanes", () => {
     const held = [l.tryAcquire(), l.tryAcquire()];
     const order: string[] = [];
     const waits = [
-      ...Array.from({ length: 5 }, (_, i) => l.acquire(undefined, "background").then((r) => (order.push(`b${i}`), r))),
-      l.acquire(undefined, "interactive").then((r) => (order.push("i"), r)),
+      ...Array.from({ length: 5 }, (_, i) =>
+        l.acquire(undefined, "background").then((release) => {
+          order.push(`b${i}`);
+          return release;
+        }),
+      ),
+      l.acquire(undefined, "interactive").then((release) => {
+        order.push("i");
+        return release;
+      }),
     ];
     expect(l.queuedIn("background")).toBe(5);
     expect(l.queuedIn("interactive")).toBe(1);
@@ -36,8 +44,14 @@ describe("lanes", () => {
     const all: Promise<void>[] = [];
     for (let i = 0; i < 20; i++) {
       // Each grant is released at once: the slot passes from waiter to waiter, one at a time.
-      all.push(l.acquire(undefined, "interactive").then((release) => (order.push("i"), release())));
-      all.push(l.acquire(undefined, "background").then((release) => (order.push("b"), release())));
+      for (const lane of ["interactive", "background"] as const) {
+        all.push(
+          l.acquire(undefined, lane).then((release) => {
+            order.push(lane === "interactive" ? "i" : "b");
+            release();
+          }),
+        );
+      }
     }
     first();
     await Promise.all(all);
@@ -62,8 +76,12 @@ describe("aborting queued calls", () => {
     const signal = {
       aborted: false,
       reason: "stopped",
-      addEventListener: (_type: string, fn: () => void) => void (listener = fn),
-      removeEventListener: () => void (listener = undefined),
+      addEventListener: (_type: string, fn: () => void) => {
+        listener = fn;
+      },
+      removeEventListener: () => {
+        listener = undefined;
+      },
       abort() {
         signal.aborted = true;
         listener?.();

@@ -5,11 +5,14 @@
  * zod built-in did. The messages say the same, except where the built-in's was vaguer (an unsafe
  * integer was "is invalid", a map that is not a plain object "must be a record").
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isCalendarDate } from "../../generated/formats.ts";
 import { operations } from "../../generated/operations.ts";
-import { isCalendarDate } from "../../generated/validators.ts";
 import { ValidationError } from "../../src/errors/validation-error.ts";
-import { validateRequest } from "../../src/guards/validate-request.ts";
+import { loadRequestValidators, validateRequest } from "../../src/guards/validate-request.ts";
+
+// Loaded once, validation is synchronous (the first call of a client waits for the load).
+beforeAll(() => loadRequestValidators());
 
 const op = (key: string) => {
   const found = operations.find((o) => `${o.method} ${o.path}` === key);

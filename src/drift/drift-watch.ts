@@ -1,0 +1,77 @@
+/**
+ * `onDrift` (issue 19, item 6): responses of described operations are checked against the
+ * description (check-drift.ts, loaded on first use, with the description's response table) and
+ * what differs is reported as `{ operation, status, requestId, problems }`. The check runs after
+ * the call has its result: it never delays, changes or fails a call, and a throwing `onDrift` is
+ * logged and ignored.
+ *
+ * Sampling: the first response of each operation and status is always checked, then
+ * `driftSampleRate` of the rest (default 1 %). Drift is systematic — a renamed field is missing
+ * from every response — so the first response finds it and a small sample keeps finding it, while
+ * the cost (a walk over a parsed body) stays off nearly every call.
+ */
+import type { OperationInfo } from "../../generated/operations.ts";
+import type { Redactor } from "../internal/redact.ts";
+
+export interface DriftReport {
+  /** `METHOD /path` as in the description. */
+  readonly operation: string;
+  readonly status: number;
+  /** The response's `x-request-id`, redacted. */
+  readonly requestId: string | undefined;
+  /** What differs, one sentence each; never a value of the body. */
+  readonly problems: readonly string[];
+}
+
+type Check = typeof import("./check-drift.ts").driftProblems;
+
+export class DriftWatch {
+  readonly #onDrift: (report: DriftReport) => void;
+  readonly #rate: number;
+  readonly #redactor: Redactor;
+  readonly #warn: (message: string, error: unknown) => void;
+  readonly #random: () => number;
+  readonly #seen = new Set<string>();
+  #check: Promise<Check> | undefined;
+
+  constructor(deps: {
+    onDrift: (report: DriftReport) => void;
+    sampleRate: number;
+    redactor: Redactor;
+    warn: (message: string, error: unknown) => void;
+    random?: () => number;
+  }) {
+    this.#onDrift = deps.onDrift;
+    this.#rate = deps.sampleRate;
+    this.#redactor = deps.redactor;
+    this.#warn = deps.warn;
+    this.#random = deps.random ?? Math.random;
+  }
+
+  /** A described operation's result: checked in the background when sampled. */
+  observe(op: OperationInfo, response: Response, body: unknown, bodyRead: boolean): void {
+    const operation = `${op.method} ${op.path}`;
+    const key = `${operation} ${response.status}`;
+    const first = !this.#seen.has(key);
+    if (!first && !(this.#random() < this.#rate)) return;
+    this.#seen.add(key);
+    const contentType = response.headers.get("content-type");
+    const requestId = response.headers.get("x-request-id");
+    this.#check ??= import("./check-drift.ts").then((m) => m.driftProblems);
+    this.#check
+      .then(
+        (check) => {
+          const problems = check(operation, response.status, contentType, body, bodyRead);
+          if (problems.length === 0) return;
+          this.#onDrift({
+            operation,
+            status: response.status,
+            requestId: requestId === null ? undefined : this.#redactor.text(requestId),
+            problems: problems.map((p) => this.#redactor.text(p)),
+          });
+        },
+        (error: unknown) => this.#warn("the drift check could not be loaded", error),
+      )
+      .catch((error: unknown) => this.#warn("onDrift threw; ignored", error));
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * The metrics policies (metrics-policy.ts) behind a dynamic import: only a client given a `meter`
+ * loads them, on its first call, so they stay out of every other app's initial bundle. The
+ * instruments are created once the module is there.
+ */
+import type { MeterLike } from "../options.ts";
+import type { ClientMetrics } from "./metrics-policy.ts";
+import type { Policy } from "./policy.ts";
+
+export function lazyMetrics(meter: MeterLike, environment: URL): ClientMetrics {
+  let loaded: ClientMetrics | undefined;
+  let loading: Promise<ClientMetrics> | undefined;
+  const load = (): Promise<ClientMetrics> => {
+    loading ??= import("./metrics-policy.ts").then((m) => {
+      loaded = m.clientMetrics(meter, environment);
+      return loaded;
+    });
+    return loading;
+  };
+  const policy =
+    (pick: (m: ClientMetrics) => Policy): Policy =>
+    (attempt, ctx, next) =>
+      loaded ? pick(loaded)(attempt, ctx, next) : load().then((m) => pick(m)(attempt, ctx, next));
+  return {
+    attempt: policy((m) => m.attempt),
+    call: policy((m) => m.call),
+    // A sign-in happens inside a call, after the call policy has loaded the module.
+    sessionEvent: (event) => {
+      if (loaded) loaded.sessionEvent(event);
+      else void load().then((m) => m.sessionEvent(event));
+    },
+  };
+}
