@@ -315,6 +315,8 @@ async function policyCosts(): Promise<Array<[string, number]>> {
     secretBody: false,
     lane: "interactive",
     deadlineAt: undefined,
+    passThrough: undefined,
+    fetch: undefined,
     expectJson: true,
     signal: undefined,
     startedAt: 0,

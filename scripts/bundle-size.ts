@@ -40,8 +40,10 @@ export const TARGET_KB = 20;
  * checker and the metrics are chunks loaded on first use (37.2 → 33.3 KB up front, + 10.3 KB
  * lazily). The operations features added +3.1 KB before that (server clock, background refresh,
  * lanes, rate state, deadlines, the metrics and drift hooks).
+ * Raised to 34 KB by openapi-fetch's contract (issue 18, families 1–3: RequestInit fields passed
+ * on, a readable body for middleware, a call's own fetch as its transport: +0.5 KB, 33.3 → 33.8).
  */
-export const BUDGET_KB = 33.5;
+export const BUDGET_KB = 34;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

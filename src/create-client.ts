@@ -172,8 +172,19 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     }
     // A path outside the description: the caller's parseAs still says whether a 2xx must be JSON.
     if (!op && next.parseAs !== undefined && next.parseAs !== "json") next = { ...next, audienceExpectJson: false };
-    // A user's middleware is handed real Requests (the client's default is OutgoingRequest).
-    if (middlewares > 0 && next.Request === undefined) next = { ...next, Request: globalThis.Request };
+    // A user's middleware (the client's, or the call's own) is handed real Requests (the client's
+    // default is OutgoingRequest), and can read the body of a response in onResponse.
+    const withMiddleware = middlewares > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
+    if (withMiddleware) {
+      if (next.Request === undefined) next = { ...next, Request: globalThis.Request };
+      if (info) info.keepBody = true;
+    }
+    // A call's own `fetch` is its transport, not a bypass (issue 18, family 3): the client's steps
+    // (token, partner, retries, limits, redaction) run and end in it instead of the client's fetch.
+    if (typeof next.fetch === "function") {
+      const { fetch: own, ...rest } = next;
+      next = { ...rest, audienceFetch: own };
+    }
     const result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);
     if (info?.parseJson && result.response.ok && "data" in result) {
       result.data = info.parsedFrom === result.response ? info.data : await readJson(result.data);

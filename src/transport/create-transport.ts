@@ -181,6 +181,8 @@ export function createTransport(deps: TransportDeps): Transport {
       secretBody,
       expectJson: out.audienceExpectJson,
       lane: out.priority === "low" ? "background" : "interactive",
+      passThrough: out.passThrough,
+      fetch: out.audienceFetch,
       signal: scope?.signal,
       startedAt,
       deadlineAt,

@@ -24,7 +24,10 @@ export function fetchTerminal(
   maxResponseBytes: number,
 ): Next {
   return async (attempt: Attempt, ctx: CallContext) => {
+    // What the caller gave the call (credentials, cache, keepalive, `next`, …) goes on as given;
+    // method, headers, body, signal and redirect are the transport's.
     const init: RequestInit = {
+      ...ctx.passThrough,
       method: attempt.method,
       headers: attempt.headers,
       body: attempt.body,
@@ -36,13 +39,20 @@ export function fetchTerminal(
     // but cannot be used (reset mid-body, not JSON) keeps it for the error that reports it.
     const requestId = (): string | undefined => response?.headers.get("x-request-id") ?? undefined;
     try {
-      response = direct ? await globalThis.fetch(attempt.url, init) : await fetchFn(new Request(attempt.url, init));
+      const own = ctx.fetch;
+      response = own
+        ? await own(requestOf(attempt.url, init, ctx))
+        : direct
+          ? await globalThis.fetch(attempt.url, init)
+          : await fetchFn(requestOf(attempt.url, init, ctx));
       if (response.type === "opaqueredirect")
         throw new AttemptFailure("redirect", true, "redirect not followed (the runtime hides its target)");
       const call = ctx.call;
       if (call?.parseJson && response.ok && response.status !== 204 && ctx.method !== "HEAD") {
         const text = decoder.decode(await readBody(response, maxResponseBytes, requestId()));
         call.data = text ? parseJson(text, response.headers.get("content-type"), requestId()) : undefined;
+        // A user's middleware may read the body (response.clone().json()): hand it a readable one.
+        if (call.keepBody) response = bodyAgain(response, text);
         call.parsedFrom = response;
         return response;
       }
@@ -82,4 +92,24 @@ function parseJson(text: string, type: string | null, requestId: string | undefi
   } catch {
     throw new AttemptFailure("malformed", true, "response body is not valid JSON", requestId);
   }
+}
+
+/**
+ * The Request the `fetch` option gets: the init's custom properties (Next.js `next`), which a
+ * Request does not keep, are copied onto it as openapi-fetch does, so a fetch reading them works.
+ */
+function requestOf(url: string, init: RequestInit, ctx: CallContext): Request {
+  const request = new Request(url, init);
+  if (ctx.passThrough)
+    for (const [key, value] of Object.entries(ctx.passThrough))
+      if (!(key in request)) (request as unknown as Record<string, unknown>)[key] = value;
+  return request;
+}
+
+/** The same response with its (already read and decoded) body readable again. */
+function bodyAgain(response: Response, text: string): Response {
+  const headers = new Headers(response.headers);
+  headers.delete("content-encoding");
+  headers.delete("content-length");
+  return new Response(text, { status: response.status, statusText: response.statusText, headers });
 }

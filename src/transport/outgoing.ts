@@ -17,6 +17,8 @@ export interface CallInfo {
    * (Section 8.5: status polls at 3 s or longer; workflows/poll-call.ts).
    */
   readonly transportRetries?: false;
+  /** A user's middleware sees the response: the transport leaves its body readable. */
+  keepBody?: boolean;
   /** Set by the transport: the response whose JSON body it parsed into `data`. */
   parsedFrom?: Response;
   data?: unknown;
@@ -35,6 +37,40 @@ export interface OutgoingInit extends RequestInit {
    * `deadlineMs` spanning several calls (issue 19). The client's `retry.deadlineMs` still applies.
    */
   audienceDeadlineAt?: number;
+  /** A call's own `fetch` (openapi-fetch's per-request option): the attempts end in it. */
+  audienceFetch?: (request: Request) => Promise<Response>;
+}
+
+/** The init fields the transport sets itself on every attempt, and the client's own. */
+const OWN = new Set([
+  "method",
+  "headers",
+  "body",
+  "signal",
+  "redirect",
+  "window",
+  "audienceCall",
+  "audienceExpectJson",
+  "audienceDeadlineAt",
+  "transportRetries",
+  "audienceFetch",
+]);
+
+/**
+ * What the caller gave a call that the transport passes on to `fetch` unchanged (issue 18, family
+ * 1): the Fetch standard's `credentials`, `cache`, `keepalive`, `mode`, `referrer`,
+ * `referrerPolicy`, `integrity`, `priority`, and any other init property (Next.js reads `next`).
+ * Undefined when there is none (the common case allocates nothing).
+ */
+function passThroughOf(init: object): Record<string, unknown> | undefined {
+  let extra: Record<string, unknown> | undefined;
+  for (const key of Object.keys(init)) {
+    const value = (init as Record<string, unknown>)[key];
+    if (OWN.has(key) || value === undefined) continue;
+    extra ??= {};
+    extra[key] = value;
+  }
+  return extra;
 }
 
 /** A call as a plain description; used as openapi-fetch's `Request` class. */
@@ -47,8 +83,11 @@ export class OutgoingRequest {
   readonly audienceCall: CallInfo | undefined;
   readonly audienceExpectJson: boolean;
   readonly audienceDeadlineAt: number | undefined;
+  readonly audienceFetch: ((request: Request) => Promise<Response>) | undefined;
   /** The Fetch standard's `priority`: "low" puts the call in the partner's background lane (issue 19). */
   readonly priority: RequestPriority | undefined;
+  /** The init fields passed on to `fetch` as given (passThroughOf). */
+  readonly passThrough: Record<string, unknown> | undefined;
 
   constructor(input: string | URL, init: OutgoingInit = {}) {
     this.url = String(input);
@@ -60,6 +99,8 @@ export class OutgoingRequest {
     this.audienceExpectJson = init.audienceExpectJson ?? init.audienceCall?.parseJson ?? true;
     this.priority = init.priority;
     this.audienceDeadlineAt = init.audienceDeadlineAt;
+    this.audienceFetch = init.audienceFetch;
+    this.passThrough = passThroughOf(init);
   }
 }
 
@@ -82,14 +123,17 @@ function describe(input: Request | OutgoingRequest): OutgoingInit {
     audienceCall: call,
     audienceExpectJson: expectJson,
     audienceDeadlineAt: deadlineAt,
+    audienceFetch: ownFetch,
     priority,
   } = input as {
     audienceCall?: CallInfo;
     audienceExpectJson?: boolean;
     audienceDeadlineAt?: number;
+    audienceFetch?: (request: Request) => Promise<Response>;
     priority?: RequestPriority;
   };
   return {
+    ...(input instanceof OutgoingRequest ? input.passThrough : requestPassThrough(input)),
     method: input.method,
     headers: input.headers,
     signal: input.signal ?? null,
@@ -97,5 +141,29 @@ function describe(input: Request | OutgoingRequest): OutgoingInit {
     ...(expectJson === false ? { audienceExpectJson: false } : {}),
     ...(priority ? { priority } : {}),
     ...(deadlineAt === undefined ? {} : { audienceDeadlineAt: deadlineAt }),
+    ...(ownFetch ? { audienceFetch: ownFetch } : {}),
   };
+}
+
+/** Defaults of a Request's init fields: only the ones a caller changed are passed on. */
+const REQUEST_DEFAULTS: Readonly<Record<string, unknown>> = {
+  credentials: "same-origin",
+  cache: "default",
+  keepalive: false,
+  mode: "cors",
+  referrerPolicy: "",
+  integrity: "",
+};
+
+/** What a real Request (a user's middleware made it) carries for `fetch`: changed fields and copied init properties. */
+function requestPassThrough(request: Request): Record<string, unknown> | undefined {
+  let extra = passThroughOf(request); // own properties: openapi-fetch copies init fields a Request lacks
+  for (const [key, fallback] of Object.entries(REQUEST_DEFAULTS)) {
+    const value = (request as unknown as Record<string, unknown>)[key];
+    if (value !== undefined && value !== fallback) {
+      extra ??= {};
+      extra[key] = value;
+    }
+  }
+  return extra;
 }

@@ -41,6 +41,10 @@ export interface CallContext {
   readonly secretBody: boolean;
   /** Whether a 2xx must be JSON: false when the caller asked for another `parseAs`. */
   readonly expectJson: boolean;
+  /** The call's own `fetch`, when it gave one: its attempts end there instead of the client's. */
+  readonly fetch: ((request: Request) => Promise<Response>) | undefined;
+  /** The caller's init fields for `fetch` (credentials, cache, keepalive, `next`, …), passed on as given. */
+  readonly passThrough: Record<string, unknown> | undefined;
   /** The partner's queue the call waits in: "background" for `priority: "low"` (issue 19). */
   readonly lane: Lane;
   /** Aborts on the caller's signal or at the call's deadline (internal/call-signal.ts), if either is set. */
