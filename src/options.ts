@@ -36,11 +36,13 @@ export interface TracerLike {
 }
 
 /**
- * An OpenTelemetry `Meter` (from `@opentelemetry/api`'s `metrics.getMeter(…)`), typed by the one
- * method the client calls so that the package's types need no `@opentelemetry/api`.
+ * An OpenTelemetry `Meter` (from `@opentelemetry/api`'s `metrics.getMeter(…)`), typed by the two
+ * methods the client calls so that the package's types need no `@opentelemetry/api`.
  */
 export interface MeterLike {
+  /** `Meter.createHistogram(name, options)`. */
   createHistogram(name: string, options?: object): object;
+  /** `Meter.createCounter(name, options)`. */
   createCounter(name: string, options?: object): object;
 }
 

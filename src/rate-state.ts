@@ -5,7 +5,12 @@ export interface RateState {
   /** Calls holding a slot now. */
   readonly inFlight: number;
   /** Calls waiting for a slot, per lane (`priority: "low"` is the background lane). */
-  readonly queued: { readonly interactive: number; readonly background: number };
+  readonly queued: {
+    /** Calls of the interactive lane (the default). */
+    readonly interactive: number;
+    /** Calls of the background lane (`priority: "low"`). */
+    readonly background: number;
+  };
   /** Calls allowed in flight: 8, or 4 in the quiet period after a 429 (Section 8.4). */
   readonly concurrencyLimit: number;
   /** Calls per second the pacer allows, or null while it does not pace. */

@@ -13,9 +13,11 @@
 import type { OperationInfo } from "../../generated/operations.ts";
 import type { Redactor } from "../internal/redact.ts";
 
+/** What a response of a described operation shows that the description does not say (option `onDrift`). */
 export interface DriftReport {
   /** `METHOD /path` as in the description. */
   readonly operation: string;
+  /** The response's HTTP status. */
   readonly status: number;
   /** The response's `x-request-id`, redacted. */
   readonly requestId: string | undefined;
