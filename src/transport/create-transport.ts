@@ -4,6 +4,7 @@
  * attempt (current token, partner header, concurrency slot).
  */
 import type { OperationInfo } from "../../generated/operations.ts";
+import { localPartner } from "../coordination/local-partners.ts";
 import { attachRecord, type CallRecord } from "../internal/call-record.ts";
 import { callSignal } from "../internal/call-signal.ts";
 import { monotonicNow } from "../internal/clock.ts";
@@ -17,12 +18,12 @@ import { credentialsPolicy, PARTNER_HEADER, sessionPolicy } from "./auth-policy.
 import { clockPolicy } from "./clock-policy.ts";
 import { AttemptFailure } from "./failure.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
-import { ConcurrencyLimiter } from "./limiter.ts";
+import type { ConcurrencyLimiter } from "./limiter.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
 import { logPolicy } from "./log-policy.ts";
 import type { ClientMetrics } from "./metrics-policy.ts";
 import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
-import { RatePacer } from "./pacer.ts";
+import type { RatePacer } from "./pacer.ts";
 import { type CallContext, compose, firstAttempt, type Policy } from "./policy.ts";
 import { type RateState, RateStateWatch, rateStateOf } from "./rate-state.ts";
 import { redirectPolicy } from "./redirect-policy.ts";
@@ -59,31 +60,15 @@ const CARRIES_SECRET = /^\/auth(\/|$)/;
 
 export function createTransport(deps: TransportDeps): Transport {
   const { config, redactor, logger } = deps;
-  const limiters = new Map<string, ConcurrencyLimiter>();
-  const limiterFor = (partnerId: string | undefined): ConcurrencyLimiter => {
-    const key = partnerId ?? "";
-    let limiter = limiters.get(key);
-    if (!limiter) {
-      limiter = new ConcurrencyLimiter({
-        max: config.maxConcurrency,
-        reduced: Math.min(config.maxConcurrency, SPEC.reducedConcurrency),
-        quietMs: config.rateLimitQuietPeriodMs,
-      });
-      limiters.set(key, limiter);
-    }
-    return limiter;
+  // One limiter and pacer per partner in the process, shared with every client configured alike.
+  const settings = {
+    environment: `${config.baseUrl.origin}${config.baseUrl.pathname}`,
+    maxConcurrency: config.maxConcurrency,
+    quietMs: config.rateLimitQuietPeriodMs,
+    pacing: config.ratePacing,
   };
-  const pacers = new Map<string, RatePacer>();
-  const pacerFor = (partnerId: string | undefined): RatePacer | undefined => {
-    if (!config.ratePacing) return undefined;
-    const key = partnerId ?? "";
-    let pacer = pacers.get(key);
-    if (!pacer) {
-      pacer = new RatePacer();
-      pacers.set(key, pacer);
-    }
-    return pacer;
-  };
+  const limiterFor = (partnerId: string | undefined): ConcurrencyLimiter => localPartner(settings, partnerId).limiter;
+  const pacerFor = (partnerId: string | undefined): RatePacer | undefined => localPartner(settings, partnerId).pacer;
   const rateState = (partnerId: string | undefined): RateState =>
     rateStateOf(partnerId, limiterFor(partnerId), pacerFor(partnerId), deps.clock);
   const onRateStateChange = config.onRateStateChange;
