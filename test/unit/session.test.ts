@@ -82,8 +82,11 @@ describe("session (Section 5)", () => {
 
   it("refreshes before exp so that no request leaves with an expired token", async () => {
     api = await startFakeApi();
-    // 2 s of lifetime: the margin is half of it (60 s would be longer than the token lives).
-    const short = makeTokens({ expSeconds: Math.floor(Date.now() / 1000) + 2 });
+    // 2 to 3 s of lifetime (exp has whole seconds): the refresh is due at half of it (60 s would
+    // be longer than the token lives); calls wait for it only in its last tenth.
+    const receivedAt = Date.now();
+    const exp = Math.ceil(receivedAt / 1000) + 2;
+    const short = makeTokens({ expSeconds: exp });
     const client = createAudienceClient({
       baseUrl: api.url,
       session: { accessToken: short.AccessToken, refreshToken: short.RefreshToken, idToken: short.IdToken },
@@ -91,7 +94,8 @@ describe("session (Section 5)", () => {
     await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
     expect(api.refreshes()).toBe(0);
     expect(api.calls()[0]?.headers.authorization).toBe(`Bearer ${short.AccessToken}`);
-    await new Promise((r) => setTimeout(r, 1_100)); // past half the lifetime: due
+    const due = exp * 1000 - (exp * 1000 - receivedAt) / 2;
+    await new Promise((r) => setTimeout(r, due + 50 - Date.now())); // past half the lifetime: due
     // Due, not expired: this call keeps the current token, and the refresh starts in the background.
     await client.GET("/events/{eid}", { params: { path: { eid: "e2" } } });
     expect(api.calls()[1]?.headers.authorization).toBe(`Bearer ${short.AccessToken}`);
