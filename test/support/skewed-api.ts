@@ -67,7 +67,8 @@ export async function startSkewedApi(options: SkewedApiOptions = {}): Promise<Sk
 
   const tokens = () => {
     serial += 1;
-    const exp = Math.floor(serverNow() / 1000) + lifetime;
+    // exp has whole seconds: rounded up, a token lives at least `lifetime` seconds.
+    const exp = Math.ceil(serverNow() / 1000) + lifetime;
     return {
       AccessToken: jwt({ sub: "ops", token_use: "access", exp, n: serial }),
       IdToken: jwt({ sub: "ops", token_use: "id", exp, groups: ["partner-id-ops"], n: serial }),
