@@ -38,7 +38,7 @@ describe("a server clock off from the client's", () => {
       // 3 s of calls with 2 s tokens refreshed 1 s before expiry: 3 refreshes, or 4 at a boundary.
       expect(api.stats.refreshes).toBeLessThanOrEqual(5);
       expect(api.stats.signIns).toBe(1);
-      expect(calls).toBeGreaterThan(20);
+      expect(calls).toBeGreaterThan(10);
     },
     15_000,
   );

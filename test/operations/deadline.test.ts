@@ -100,13 +100,13 @@ describe("deadlineMs of a poll", () => {
         },
         isDone: (s) => s === "DONE",
         intervalMs: 150,
-        backoff: 2, // waits 150, 300, 600: the third would end at ~1050 ms
-        deadlineMs: 800,
+        backoff: 2, // waits 150, 300, 600: the third would end at ~1050 ms, after the deadline
+        deadlineMs: 1000,
       }),
     );
     expect(error).toBeInstanceOf(TimeoutError);
     expect(fetches).toBe(3);
-    expect(ms).toBeLessThan(750); // failed at ~450 ms, not at the 800 ms deadline
+    expect(ms).toBeLessThan(950); // failed at ~450 ms, not at the 1 000 ms deadline
     expect(error.retryAt).toBeGreaterThan(Date.now() + 400);
   });
 });
