@@ -6,7 +6,18 @@ import { describe, expectTypeOf, it } from "vitest";
 import type * as z from "zod/mini";
 import type { components } from "../../generated/schema.ts";
 import type { EditPublishedClusterPayload, SetupPayload, TransactionSummary } from "../../generated/validators.ts";
-import { type AudienceClient, createAudienceClient } from "../../src/index.ts";
+import {
+  type AudienceClient,
+  type AudienceClientOptions,
+  type AudienceError,
+  createAudienceClient,
+  type DriftReport,
+  type ListOptions,
+  listEvents,
+  type PollOptions,
+  type RateLimitError,
+  type RateState,
+} from "../../src/index.ts";
 
 type Schemas = components["schemas"];
 /** The declared fields of an object type, without index signatures. */
@@ -51,5 +62,33 @@ describe("types", () => {
     type Unread = Awaited<ReturnType<AudienceClient["GET"]>>;
     expectTypeOf<Unread>().toHaveProperty("response");
     expectTypeOf<Schemas["TotalUnread"]["total_unread"]>().toEqualTypeOf<number>();
+  });
+
+  it("the operations contract (issue 19): rate state, drift reports, deadlines, lanes", () => {
+    expectTypeOf<ReturnType<AudienceClient["rateState"]>>().toEqualTypeOf<RateState>();
+    expectTypeOf<RateState["queued"]>().toEqualTypeOf<{ readonly interactive: number; readonly background: number }>();
+    expectTypeOf<RateState["pace"]>().toEqualTypeOf<number | null>();
+    expectTypeOf<RateState["coolDownUntil"]>().toEqualTypeOf<number | null>();
+    expectTypeOf<RateLimitError["rateState"]>().toEqualTypeOf<RateState | undefined>();
+    expectTypeOf<AudienceError["retryAt"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<DriftReport>().toEqualTypeOf<{
+      readonly operation: string;
+      readonly status: number;
+      readonly requestId: string | undefined;
+      readonly problems: readonly string[];
+    }>();
+    expectTypeOf<NonNullable<AudienceClientOptions["onDrift"]>>().parameter(0).toEqualTypeOf<DriftReport>();
+    expectTypeOf<NonNullable<AudienceClientOptions["onRateStateChange"]>>().parameter(0).toEqualTypeOf<RateState>();
+    expectTypeOf<ListOptions["deadlineMs"]>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<PollOptions<unknown>["deadlineMs"]>().toEqualTypeOf<number | undefined>();
+    const client = createAudienceClient({ baseUrl: "https://api.example.test/api/v3", session: { accessToken: "t" } });
+    // priority is the Fetch standard's RequestInit field, on a call and on a list helper:
+    const low = () => client.GET("/events/{eid}", { params: { path: { eid: "e1" } }, priority: "low" });
+    const page = () => listEvents(client, { priority: "low", deadlineMs: 5_000 });
+    // @ts-expect-error a lane is a Fetch priority, not a number
+    const wrong = () => listEvents(client, { priority: 1 });
+    expectTypeOf(low).toBeFunction();
+    expectTypeOf(page).toBeFunction();
+    expectTypeOf(wrong).toBeFunction();
   });
 });
