@@ -15,11 +15,11 @@ import type { Redactor } from "../internal/redact.ts";
 import { sleep as defaultSleep } from "../internal/sleep.ts";
 import { SPEC } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
-import { backoffDelayMs, rateLimitDelayMs } from "./backoff.ts";
 import { AttemptFailure } from "./failure.ts";
 import { type CallContext, firstAttempt, type Next, type Policy } from "./policy.ts";
 import { worthRefreshing } from "./refresh-after-401.ts";
 import { parseRetryAfter } from "./retry-after.ts";
+import { decideRetry, type RetryInput } from "./retry-decision.ts";
 
 /** Answers whether a non-idempotent write took effect: its result, "absent" or "unknown". */
 export type WriteCheck = (context: CallContext) => Promise<Response | "absent" | "unknown">;
@@ -40,8 +40,6 @@ export interface RetryDeps {
 }
 
 type Outcome = { response: Response; failure?: undefined } | { response?: undefined; failure: AttemptFailure };
-
-const isRetryableStatus = (status: number): boolean => SPEC.retryableStatuses.includes(status);
 
 export function retryPolicy(deps: RetryDeps): Policy {
   const random = deps.random ?? Math.random;
@@ -94,14 +92,21 @@ export function retryPolicy(deps: RetryDeps): Policy {
         });
         continue;
       }
-      if (response && !isRetryableStatus(response.status)) return response;
-      const policy = ctx.op?.retry ?? defaultRetry(ctx.method);
-      if (failure && !failure.retryable) return give(ctx, outcome, failure.sent && policy !== "repeatable");
-      if (ctx.call?.transportRetries === false) return give(ctx, outcome, false); // a poll retries on its own schedule
-
-      // From here the attempt failed in a retryable way.
-      const unsent = failure !== undefined && !failure.sent;
-      if (!unsent && policy === "check-first") {
+      const retryable = response !== undefined && SPEC.retryableStatuses.includes(response.status);
+      const retryAfter = retryable ? parseRetryAfter(response.headers.get("retry-after"), now()) : undefined;
+      if (retryAfter !== undefined) ctx.retryAfterMs = retryAfter;
+      const input: RetryInput = {
+        policy: ctx.op?.retry ?? defaultRetry(ctx.method),
+        attempt: ctx.attempt,
+        status: response?.status,
+        retryAfterMs: retryAfter,
+        failure,
+        pollCall: ctx.call?.transportRetries === false,
+        random,
+        msToDeadline: ctx.deadlineAt === undefined ? undefined : ctx.deadlineAt - monotonic(),
+      };
+      let decision = decideRetry(input, retry);
+      if (decision.kind === "check-write") {
         const check = deps.writeCheck(ctx);
         const answer = check ? await check(ctx) : "unknown";
         if (answer instanceof Response) {
@@ -112,28 +117,19 @@ export function retryPolicy(deps: RetryDeps): Policy {
           });
           return answer;
         }
-        if (answer === "unknown") return give(ctx, outcome, true);
-      } else if (!unsent && policy === "never") {
-        return give(ctx, outcome, true);
+        decision =
+          answer === "unknown"
+            ? { kind: "give-up", ambiguousWrite: true }
+            : decideRetry({ ...input, writeAbsent: true }, retry);
       }
-
-      let wait: number;
-      const retryAfter = response ? parseRetryAfter(response.headers.get("retry-after"), now()) : undefined;
-      if (retryAfter !== undefined) {
-        ctx.retryAfterMs = retryAfter;
-        if (retryAfter > retry.maxRetryAfterMs) return give(ctx, outcome, false);
-        wait = retryAfter; // honoured as given, without jitter (Section 8.3)
-      } else if (response?.status === 429) {
-        wait = rateLimitDelayMs(retry, random());
-      } else {
-        wait = backoffDelayMs(ctx.attempt, retry, random());
+      if (decision.kind === "answer") return response as Response;
+      if (decision.kind === "give-up") {
+        // A wait the deadline cut short: the error says when the retry would have been.
+        if (decision.retryInMs !== undefined) ctx.retryAt = Date.now() + decision.retryInMs;
+        return give(ctx, outcome, decision.ambiguousWrite);
       }
-      if (ctx.attempt >= retry.maxAttempts) return give(ctx, outcome, false);
-      if (ctx.deadlineAt !== undefined && monotonic() + wait > ctx.deadlineAt) {
-        // The wait would end past the deadline: give up now, saying when the retry would have been.
-        ctx.retryAt = Date.now() + wait;
-        return give(ctx, outcome, false);
-      }
+      if (decision.kind !== "retry") return give(ctx, outcome, false);
+      const wait = decision.waitMs;
 
       const reason = response ? `HTTP ${response.status}` : failure.message;
       deps.logger.info?.("retrying", {
