@@ -25,7 +25,7 @@ export async function ingestExcelFile(
   client: Pick<AudienceClient, "POST" | "config">,
   eid: string,
   path: string,
-  options: { signal?: AbortSignal; deadlineMs?: number } = {},
+  options: { signal?: AbortSignal; deadlineMs?: number; priority?: "high" | "low" | "auto" } = {},
 ): Promise<unknown> {
   return ingestExcel(client, eid, await read(path, "path"), { filename: basename(path), ...options });
 }
@@ -34,7 +34,7 @@ export async function ingestExcelFile(
 export async function uploadMediaFile(
   client: Pick<AudienceClient, "POST" | "config">,
   path: string,
-  options: { contentType?: string; signal?: AbortSignal; deadlineMs?: number } = {},
+  options: { contentType?: string; signal?: AbortSignal; deadlineMs?: number; priority?: "high" | "low" | "auto" } = {},
 ): Promise<unknown> {
   return uploadMedia(client, await read(path, "path"), { filename: basename(path), ...options });
 }

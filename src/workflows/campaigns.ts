@@ -59,6 +59,8 @@ export interface WaitOptions {
    * once with a TimeoutError carrying `retryAt` (issue 19).
    */
   deadlineMs?: number;
+  /** `"low"` polls in the partner's background lane (issue 19: interactive calls go first). */
+  priority?: "high" | "low" | "auto";
   /** Aborting stops the wait. */
   signal?: AbortSignal;
 }
@@ -100,6 +102,7 @@ export function waitForClientCampaignStatusTask(
           params: { path: { eid } },
           ...withSignal(signal),
           ...withDeadline(at),
+          ...(options.priority ? { priority: options.priority } : {}),
           ...POLL_CALL,
         }),
       );
@@ -132,6 +135,7 @@ export function watchAdPlatformConnection(
           params: { path: adplatform ? { adplatform } : {} },
           ...withSignal(signal),
           ...withDeadline(at),
+          ...(options.priority ? { priority: options.priority } : {}),
           ...POLL_CALL,
         }),
       ),

@@ -40,7 +40,7 @@ export async function ingestExcel(
   client: Client,
   eid: string,
   workbook: UploadInput,
-  options: { filename?: string; signal?: AbortSignal; deadlineMs?: number } = {},
+  options: { filename?: string; signal?: AbortSignal; deadlineMs?: number; priority?: "high" | "low" | "auto" } = {},
 ): Promise<unknown> {
   const at = deadlineAt(options.deadlineMs);
   const bytes = await toBytes(workbook, "workbook");
@@ -51,6 +51,7 @@ export async function ingestExcel(
       body: form(bytes, options.filename ?? "transactions.xlsx", XLSX_TYPE) as never,
       ...withSignal(options.signal),
       ...withDeadline(at),
+      ...(options.priority ? { priority: options.priority } : {}),
     }),
   );
 }
@@ -59,7 +60,13 @@ export async function ingestExcel(
 export async function uploadMedia(
   client: Client,
   file: UploadInput,
-  options: { filename: string; contentType?: string; signal?: AbortSignal; deadlineMs?: number },
+  options: {
+    filename: string;
+    contentType?: string;
+    signal?: AbortSignal;
+    deadlineMs?: number;
+    priority?: "high" | "low" | "auto";
+  },
 ): Promise<unknown> {
   const at = deadlineAt(options?.deadlineMs);
   const bytes = await toBytes(file, "file");
@@ -74,6 +81,7 @@ export async function uploadMedia(
       body: form(bytes, options.filename, options.contentType ?? "application/octet-stream") as never,
       ...withSignal(options.signal),
       ...withDeadline(at),
+      ...(options.priority ? { priority: options.priority } : {}),
     }),
   );
 }

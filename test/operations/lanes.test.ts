@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAudienceClient } from "../../src/index.ts";
+import { createAudienceClient, listEvents, watchAdPlatformConnection } from "../../src/index.ts";
 import { json, type RecordingServer, startRecordingServer } from "../support/recording-server.ts";
 import { makeTokens } from "../support/tokens.ts";
 
@@ -48,5 +48,33 @@ describe("priority lanes", () => {
     } finally {
       clearInterval(drain);
     }
+  });
+
+  it("helpers take priority too: a list and a poll wait in the background lane", async () => {
+    const held: ServerResponse[] = [];
+    server = await startRecordingServer((_req, res) => void held.push(res));
+    const t = makeTokens();
+    const client = createAudienceClient({
+      baseUrl: server.url,
+      partnerId: "acme",
+      maxConcurrency: 1,
+      session: { accessToken: t.AccessToken, refreshToken: t.RefreshToken, idToken: t.IdToken },
+    });
+    const first = client.GET("/events/{eid}", { params: { path: { eid: "holder" } } });
+    while (held.length < 1) await new Promise((r) => setTimeout(r, 5));
+    const list = listEvents(client, { priority: "low", maxItems: 1 })[Symbol.asyncIterator]().next();
+    const watch = watchAdPlatformConnection(client, { adPlatform: "meta", priority: "low", isDone: () => true });
+    const interactive = client.GET("/events/{eid}", { params: { path: { eid: "now" } } });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(client.rateState().queued).toEqual({ interactive: 1, background: 2 });
+    const drain = setInterval(() => {
+      for (const res of held.splice(0)) json(res, 200, { items: [{ id: "e1" }] });
+    }, 5);
+    try {
+      await Promise.all([first, list, watch, interactive]);
+    } finally {
+      clearInterval(drain);
+    }
+    expect(server.requests[1]?.path).toBe("/events/now"); // the interactive call went first
   });
 });
