@@ -42,6 +42,7 @@ export {
   type NormalizedBenchmark,
   normalizeBenchmark,
 } from "./workflows/benchmark.ts";
+export type { CallOptions } from "./workflows/call-options.ts";
 export {
   createCampaign,
   createEventSeries,

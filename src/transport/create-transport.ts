@@ -11,7 +11,7 @@ import { monotonicNow } from "../internal/clock.ts";
 import type { OperationMatcher } from "../internal/operation-matcher.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ServerClock } from "../internal/server-clock.ts";
-import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
+import { CLIENT_DEFAULTS } from "../limits.ts";
 import { type ClientConfig, globalFetch, type Logger } from "../options.ts";
 import type { Session } from "../session/session.ts";
 import { credentialsPolicy, PARTNER_HEADER, sessionPolicy } from "./auth-policy.ts";

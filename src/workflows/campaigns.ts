@@ -9,6 +9,7 @@ import { ValidationError } from "../errors/validation-error.ts";
 import { pathParamIssues } from "../guards/path-params.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
+import { type CallOptions, callInit } from "./call-options.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
 import { isTerminalStatus, poll, statusPollDefaults, taskPollDefaults } from "./poll.ts";
 import { POLL_CALL, pollRetryDelayMs } from "./poll-call.ts";
@@ -27,9 +28,13 @@ const pollRetries = (client: Client) => ({
 export type QueryParams = Record<string, string | number | boolean | ReadonlyArray<string | number | boolean>>;
 
 /** POST /campaigns/ — not idempotent and never repeated once sent (Section 3 rule 3). */
-export async function createCampaign(client: Client, params: QueryParams, signal?: AbortSignal): Promise<unknown> {
+export async function createCampaign(
+  client: Client,
+  params: QueryParams,
+  options?: AbortSignal | CallOptions,
+): Promise<unknown> {
   return unwrap(
-    await client.POST("/campaigns/", { params: { query: { params: params as never } }, ...withSignal(signal) }),
+    await client.POST("/campaigns/", { params: { query: { params: params as never } }, ...callInit(options) }),
   );
 }
 
@@ -38,12 +43,12 @@ export async function setClientCampaignStatus(
   client: Client,
   eid: string,
   params: QueryParams,
-  signal?: AbortSignal,
+  options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
   return unwrap(
     await client.PUT("/events/{eid}/client_campaign_status", {
       params: { path: { eid }, query: { params: params as never } },
-      ...withSignal(signal),
+      ...callInit(options),
     }),
   );
 }
@@ -151,12 +156,12 @@ export async function createEventSeries(
   client: Client,
   eid: string,
   params: QueryParams,
-  signal?: AbortSignal,
+  options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
   return unwrap(
     await client.POST("/events/{eid}/series", {
       params: { path: { eid }, query: { params: params as never } },
-      ...withSignal(signal),
+      ...callInit(options),
     }),
   );
 }
@@ -165,10 +170,10 @@ export async function createEventSeries(
 export async function listAvailableEventsForSeries(
   client: Client,
   eid: string,
-  signal?: AbortSignal,
+  options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
   return unwrap(
-    await client.GET("/events/{eid}/available_events_for_series", { params: { path: { eid } }, ...withSignal(signal) }),
+    await client.GET("/events/{eid}/available_events_for_series", { params: { path: { eid } }, ...callInit(options) }),
   );
 }
 
@@ -192,9 +197,9 @@ export async function getOptimisationStatus(
   client: Client,
   eid: string,
   which: Toggle,
-  signal?: AbortSignal,
+  options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
-  return unwrap(await client.GET(toggle(which), { params: { path: { eid } }, ...withSignal(signal) }));
+  return unwrap(await client.GET(toggle(which), { params: { path: { eid } }, ...callInit(options) }));
 }
 
 /** Sets an optimisation toggle with query-string parameters (method assumed PUT; see the drift overlay). */
@@ -203,12 +208,12 @@ export async function setOptimisationStatus(
   eid: string,
   which: Toggle,
   params: QueryParams,
-  signal?: AbortSignal,
+  options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
   return unwrap(
     await client.PUT(toggle(which), {
       params: { path: { eid }, query: { params: params as never } },
-      ...withSignal(signal),
+      ...callInit(options),
     }),
   );
 }

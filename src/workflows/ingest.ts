@@ -4,6 +4,7 @@ import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
+import { type CallOptions, callInit } from "./call-options.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
 import { assertXlsx, toBytes } from "./xlsx.ts";
 
@@ -20,9 +21,9 @@ const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.s
 export async function ingestTransactionSummary(
   client: Client,
   summary: TransactionSummary,
-  signal?: AbortSignal,
+  options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
-  return unwrap(await client.POST("/ingest/transaction_summary", { body: summary, ...withSignal(signal) }));
+  return unwrap(await client.POST("/ingest/transaction_summary", { body: summary, ...callInit(options) }));
 }
 
 function form(bytes: Uint8Array, filename: string, type: string): FormData {

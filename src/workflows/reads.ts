@@ -4,26 +4,28 @@
  */
 
 import type { AudienceClient } from "../client-types.ts";
-import { withSignal } from "../internal/with-signal.ts";
 import type { GetOk } from "../types.ts";
 import { unwrap } from "../unwrap.ts";
+import { type CallOptions, callInit } from "./call-options.ts";
 import { type ListOptions, pagedList } from "./list.ts";
 
 /** @inline */
 type Client = Pick<AudienceClient, "GET" | "config">;
 
 /** GET /partners/: the partner record(s); `id` is the numeric client_id. */
-export const getPartners = async (client: Client, signal?: AbortSignal): Promise<GetOk<"/partners/">> =>
-  unwrap(await client.GET("/partners/", withSignal(signal)));
+export const getPartners = async (client: Client, options?: AbortSignal | CallOptions): Promise<GetOk<"/partners/">> =>
+  unwrap(await client.GET("/partners/", callInit(options)));
 /** GET /profile/ (fields not documented). */
-export const getProfile = async (client: Client, signal?: AbortSignal): Promise<GetOk<"/profile/">> =>
-  unwrap(await client.GET("/profile/", withSignal(signal)));
+export const getProfile = async (client: Client, options?: AbortSignal | CallOptions): Promise<GetOk<"/profile/">> =>
+  unwrap(await client.GET("/profile/", callInit(options)));
 /** GET /features/ (fields not documented). */
-export const getFeatures = async (client: Client, signal?: AbortSignal): Promise<GetOk<"/features/">> =>
-  unwrap(await client.GET("/features/", withSignal(signal)));
+export const getFeatures = async (client: Client, options?: AbortSignal | CallOptions): Promise<GetOk<"/features/">> =>
+  unwrap(await client.GET("/features/", callInit(options)));
 /** GET /permissions (fields not documented). */
-export const getPermissions = async (client: Client, signal?: AbortSignal): Promise<GetOk<"/permissions">> =>
-  unwrap(await client.GET("/permissions", withSignal(signal)));
+export const getPermissions = async (
+  client: Client,
+  options?: AbortSignal | CallOptions,
+): Promise<GetOk<"/permissions">> => unwrap(await client.GET("/permissions", callInit(options)));
 
 /** Partner messages, page by page (GET /messages/partner/ with page and limit). */
 export function listPartnerMessages(client: Client, options: ListOptions = {}): AsyncIterableIterator<unknown> {
@@ -33,8 +35,8 @@ export function listPartnerMessages(client: Client, options: ListOptions = {}): 
 }
 
 /** The number of unread partner messages. */
-export async function countUnreadMessages(client: Client, signal?: AbortSignal): Promise<number> {
-  return unwrap(await client.GET("/messages/totalunread", withSignal(signal))).total_unread;
+export async function countUnreadMessages(client: Client, options?: AbortSignal | CallOptions): Promise<number> {
+  return unwrap(await client.GET("/messages/totalunread", callInit(options))).total_unread;
 }
 
 /** The user's notification feed. The endpoint takes only `limit` (no page): one page is read. */
@@ -51,5 +53,5 @@ export function listNotifications(client: Client, options: ListOptions = {}): As
 /** Notification statistics (fields not documented). */
 export const getNotificationStats = async (
   client: Client,
-  signal?: AbortSignal,
-): Promise<GetOk<"/notifications/stats">> => unwrap(await client.GET("/notifications/stats", withSignal(signal)));
+  options?: AbortSignal | CallOptions,
+): Promise<GetOk<"/notifications/stats">> => unwrap(await client.GET("/notifications/stats", callInit(options)));
