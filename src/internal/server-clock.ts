@@ -16,7 +16,7 @@
  * ±MAX_PLAUSIBLE_SKEW_MS (a server or proxy stamping a wrong year is likelier than a client a day
  * off), and a response that took longer than MAX_ROUND_TRIP_MS (its bounds are too loose to help).
  */
-import { parseHttpDate } from "../transport/retry-after.ts";
+import { parseHttpDate } from "./http-date.ts";
 
 /** A skew beyond a day is taken for a wrong `Date`, not a wrong local clock. */
 export const MAX_PLAUSIBLE_SKEW_MS = 24 * 60 * 60 * 1000;

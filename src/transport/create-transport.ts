@@ -4,7 +4,6 @@
  * attempt (current token, partner header, concurrency slot).
  */
 import type { OperationInfo } from "../../generated/operations.ts";
-import { localPartner } from "../coordination/local-partners.ts";
 import { attachRecord, type CallRecord } from "../internal/call-record.ts";
 import { callSignal } from "../internal/call-signal.ts";
 import { monotonicNow } from "../internal/clock.ts";
@@ -24,6 +23,7 @@ import { logPolicy } from "./log-policy.ts";
 import type { ClientMetrics } from "./metrics-policy.ts";
 import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
 import type { RatePacer } from "./pacer.ts";
+import { localPartner } from "./partner-state.ts";
 import { type CallContext, compose, firstAttempt, type Policy } from "./policy.ts";
 import { type RateState, RateStateWatch, rateStateOf } from "./rate-state.ts";
 import { redirectPolicy } from "./redirect-policy.ts";

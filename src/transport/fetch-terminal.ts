@@ -61,9 +61,7 @@ export function fetchTerminal(
         parseJson(decoder.decode(body), response.headers.get("content-type"), requestId());
       // The body is decoded now: its original encoding and length no longer describe it. An empty
       // one says so, as openapi-fetch reads it (Content-Length: 0 → undefined data and error).
-      const headers = new Headers(response.headers);
-      headers.delete("content-encoding");
-      headers.delete("content-length");
+      const headers = decodedHeaders(response);
       if (body.byteLength === 0) headers.set("content-length", "0");
       const nullBody = response.status === 204 || response.status === 304 || ctx.method === "HEAD";
       return new Response(nullBody ? null : body, {
@@ -108,8 +106,17 @@ function requestOf(url: string, init: RequestInit, ctx: CallContext): Request {
 
 /** The same response with its (already read and decoded) body readable again. */
 function bodyAgain(response: Response, text: string): Response {
+  return new Response(text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: decodedHeaders(response),
+  });
+}
+
+/** A read body is decoded: its original encoding and length no longer describe it. */
+function decodedHeaders(response: Response): Headers {
   const headers = new Headers(response.headers);
   headers.delete("content-encoding");
   headers.delete("content-length");
-  return new Response(text, { status: response.status, statusText: response.statusText, headers });
+  return headers;
 }

@@ -10,8 +10,8 @@
  * setting); a `coordinator` across processes is the next step of issue 13.
  */
 import { SPEC } from "../limits.ts";
-import { ConcurrencyLimiter } from "../transport/limiter.ts";
-import { RatePacer } from "../transport/pacer.ts";
+import { ConcurrencyLimiter } from "./limiter.ts";
+import { RatePacer } from "./pacer.ts";
 
 interface PartnerSettings {
   /** Origin and path of the client's base address. */
