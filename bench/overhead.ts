@@ -16,6 +16,7 @@ import { ConcurrencyLimiter } from "../src/transport/limiter.ts";
 import { limiterPolicy } from "../src/transport/limiter-policy.ts";
 import { logPolicy } from "../src/transport/log-policy.ts";
 import { RatePacer } from "../src/transport/pacer.ts";
+import { LocalPartner } from "../src/transport/partner-state.ts";
 import { type CallContext, compose, firstAttempt, type Policy } from "../src/transport/policy.ts";
 import { redirectPolicy } from "../src/transport/redirect-policy.ts";
 import { retryPolicy } from "../src/transport/retry-policy.ts";
@@ -360,7 +361,7 @@ async function policyCosts(): Promise<Array<[string, number]>> {
       }),
     ],
     ["session (token and partner known)", sessionPolicy(session)],
-    ["limiter + pacer", limiterPolicy({ limiterFor: () => limiter, pacerFor: () => pacer })],
+    ["limiter + pacer", limiterPolicy({ partnerFor: () => new LocalPartner(limiter, pacer) })],
     ["credentials (two headers set)", credentialsPolicy(session)],
     ["timeout (AbortController, timer, caller's signal followed)", timeoutPolicy(30_000)],
     ["redirect", redirectPolicy([config.baseUrl.origin], 5)],

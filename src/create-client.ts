@@ -231,8 +231,12 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     sessionStats: () => ({ ...(session as Session).stats }),
     rateState: () => transport.rateState(session?.partnerId),
     concurrency: () => {
-      const limiter = transport.limiterFor(session?.partnerId);
-      return { limit: limiter.limit, active: limiter.active, queued: limiter.queued };
+      const load = transport.partnerFor(session?.partnerId).load();
+      return {
+        limit: load.concurrencyLimit,
+        active: load.inFlight,
+        queued: load.queued.interactive + load.queued.background,
+      };
     },
     useCredentials: (credentials) =>
       (session as Session).useCredentials(normalizeCredentials(credentials, config.dangerouslyAllowBrowser)),

@@ -8,6 +8,21 @@
 export { API_VERSION } from "../generated/operations.ts";
 export type { AudienceClient, CallHooks, CallParams, HookedCall, PublicConfig } from "./client-types.ts";
 export { createAudienceClient } from "./create-client.ts";
+export type {
+  Coordinator,
+  Lane,
+  PartnerCoordination,
+  PartnerKey,
+  PartnerLoad,
+  SessionKey,
+  SessionShare,
+  SharedSessionRecord,
+  SharedTokens,
+  Turn,
+  TurnOutcome,
+  TurnRequest,
+} from "./coordination/coordinator.ts";
+export { TooLate } from "./coordination/coordinator.ts";
 export type { DriftReport } from "./drift/drift-watch.ts";
 export {
   ApiError,

@@ -4,6 +4,7 @@
  */
 
 import { DEFAULT_BENCHMARK_FIELDS, PARTNER_ID_PATTERN } from "./assumptions.ts";
+import type { Coordinator } from "./coordination/coordinator.ts";
 import type { DriftReport } from "./drift/drift-watch.ts";
 import { headerValueIssue } from "./guards/header-value.ts";
 import { hasControlCharacter, MAX_ID_LENGTH } from "./guards/path-params.ts";
@@ -160,6 +161,14 @@ export interface AudienceClientOptions {
    * checked). @default 0.01
    */
   driftSampleRate?: number;
+  /**
+   * Where the partner's shared state lives (issue 13): its concurrency slots, pace and 429
+   * cool-down, and, when the coordinator shares one, its session. Give `redisCoordinator` (the
+   * `/redis` entry) to share them across every process of the partner, or `fileCoordinator` (the
+   * `/node` entry) to share the session of the processes of one host.
+   * @default in the process: every client of one base address and partner shares one state
+   */
+  coordinator?: Coordinator;
 }
 
 /** The complete, frozen configuration `normalizeOptions` makes: every default filled. */
@@ -188,6 +197,7 @@ export interface ClientConfig {
   readonly meter: MeterLike | undefined;
   readonly onDrift: ((report: DriftReport) => void) | undefined;
   readonly driftSampleRate: number;
+  readonly coordinator: Coordinator | undefined;
 }
 
 const fail = (option: string, problem: string): never => {
@@ -401,6 +411,11 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
   const driftSampleRate = options.driftSampleRate ?? CLIENT_DEFAULTS.driftSampleRate;
   if (!(typeof driftSampleRate === "number" && driftSampleRate >= 0 && driftSampleRate <= 1))
     fail("driftSampleRate", "must be a number from 0 to 1");
+  const coordinator = options.coordinator;
+  if (coordinator !== undefined && (!isObject(coordinator) || !method(coordinator, "partner")))
+    fail("coordinator", "must be a coordinator (redisCoordinator(), fileCoordinator()): it has no partner() function");
+  if (coordinator?.session !== undefined && !method(coordinator, "session"))
+    fail("coordinator", "session must be a function");
   if (options.onRateStateChange !== undefined && typeof options.onRateStateChange !== "function")
     fail("onRateStateChange", "must be a function");
   const benchmarkFields = options.benchmarkFields ?? DEFAULT_BENCHMARK_FIELDS;
@@ -454,5 +469,6 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     meter: options.meter,
     onDrift: options.onDrift,
     driftSampleRate,
+    coordinator,
   });
 }

@@ -4,26 +4,25 @@
  * attempt (current token, partner header, concurrency slot).
  */
 import type { OperationInfo } from "../../generated/operations.ts";
+import type { PartnerCoordination, PartnerKey } from "../coordination/coordinator.ts";
 import { attachRecord, type CallRecord } from "../internal/call-record.ts";
 import { callSignal } from "../internal/call-signal.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import type { OperationMatcher } from "../internal/operation-matcher.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ServerClock } from "../internal/server-clock.ts";
-import { CLIENT_DEFAULTS } from "../limits.ts";
+import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
 import { type ClientConfig, globalFetch, type Logger } from "../options.ts";
 import type { Session } from "../session/session.ts";
 import { credentialsPolicy, PARTNER_HEADER, sessionPolicy } from "./auth-policy.ts";
 import { clockPolicy } from "./clock-policy.ts";
 import { AttemptFailure } from "./failure.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
-import type { ConcurrencyLimiter } from "./limiter.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
 import { logPolicy } from "./log-policy.ts";
 import type { ClientMetrics } from "./metrics-policy.ts";
 import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
-import type { RatePacer } from "./pacer.ts";
-import { localPartner } from "./partner-state.ts";
+import { localCoordinator } from "./partner-state.ts";
 import { type CallContext, compose, firstAttempt, type Policy } from "./policy.ts";
 import { type RateState, RateStateWatch, rateStateOf } from "./rate-state.ts";
 import { redirectPolicy } from "./redirect-policy.ts";
@@ -49,7 +48,8 @@ export interface TransportDeps {
 
 export interface Transport {
   (request: Request | OutgoingRequest): Promise<Response>;
-  readonly limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter;
+  /** The partner's shared state (its slots, pace and cool-down: the `coordinator` option). */
+  readonly partnerFor: (partnerId: string | undefined) => PartnerCoordination;
   /** The partner's rate state now (issue 19). */
   readonly rateState: (partnerId: string | undefined) => RateState;
 }
@@ -60,17 +60,29 @@ const CARRIES_SECRET = /^\/auth(\/|$)/;
 
 export function createTransport(deps: TransportDeps): Transport {
   const { config, redactor, logger } = deps;
-  // One limiter and pacer per partner in the process, shared with every client configured alike.
-  const settings = {
-    environment: `${config.baseUrl.origin}${config.baseUrl.pathname}`,
-    maxConcurrency: config.maxConcurrency,
-    quietMs: config.rateLimitQuietPeriodMs,
-    pacing: config.ratePacing,
+  // The partner's slots and pace: in the process by default, shared with every client configured
+  // alike; across processes with a `coordinator` (issue 13).
+  const coordinator = config.coordinator ?? localCoordinator;
+  const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
+  const partners = new Map<string | undefined, PartnerCoordination>();
+  const partnerFor = (partnerId: string | undefined): PartnerCoordination => {
+    let partner = partners.get(partnerId);
+    if (!partner) {
+      const key: PartnerKey = {
+        environment,
+        partnerId,
+        maxConcurrency: config.maxConcurrency,
+        reducedConcurrency: SPEC.reducedConcurrency,
+        quietMs: config.rateLimitQuietPeriodMs,
+        pacing: config.ratePacing,
+      };
+      partner = coordinator.partner(key);
+      partners.set(partnerId, partner);
+    }
+    return partner;
   };
-  const limiterFor = (partnerId: string | undefined): ConcurrencyLimiter => localPartner(settings, partnerId).limiter;
-  const pacerFor = (partnerId: string | undefined): RatePacer | undefined => localPartner(settings, partnerId).pacer;
   const rateState = (partnerId: string | undefined): RateState =>
-    rateStateOf(partnerId, limiterFor(partnerId), pacerFor(partnerId), deps.clock);
+    rateStateOf(partnerId, partnerFor(partnerId).load(), deps.clock);
   const onRateStateChange = config.onRateStateChange;
   const watch = onRateStateChange
     ? new RateStateWatch(onRateStateChange, (message, error) =>
@@ -81,10 +93,9 @@ export function createTransport(deps: TransportDeps): Transport {
     w.check(
       partnerId ?? "",
       () => rateState(partnerId),
-      () => limiterFor(partnerId).quietLeftMs,
+      () => partnerFor(partnerId).load().quietLeftMs,
     );
   const origins = [config.baseUrl.origin, config.mediaUrl.origin];
-  const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
 
   const authorizer = (): Session => deps.session();
   const logging = logger.debug || logger.warn;
@@ -104,8 +115,7 @@ export function createTransport(deps: TransportDeps): Transport {
     }),
     sessionPolicy(authorizer),
     limiterPolicy({
-      limiterFor,
-      pacerFor,
+      partnerFor,
       serverNow: () => deps.clock.now(),
       onResponse: watch && ((partnerId) => watchRate(watch, partnerId)),
     }),
@@ -213,7 +223,7 @@ export function createTransport(deps: TransportDeps): Transport {
       scope?.dispose();
     }
   };
-  return Object.assign(transport, { limiterFor, rateState });
+  return Object.assign(transport, { partnerFor, rateState });
 }
 
 const trimSlash = (s: string): string => (s.endsWith("/") ? s.slice(0, -1) : s);

@@ -1,19 +1,16 @@
 /**
- * Holds a concurrency slot for each attempt (not during retry waits), then waits for the partner's
- * pace (transport/pacer.ts) inside that slot, so the call leaves exactly when paced. Reports 429s
- * to both, and every other response to the pacer as a call the partner admitted.
+ * Takes the partner's turn for each attempt (a slot, then its pace: coordination/coordinator.ts),
+ * not during retry waits, and reports how the attempt ended: a 429 to slots and pace, any other
+ * response as a call the partner admitted, no response as neither.
  */
-import { monotonicNow } from "../internal/clock.ts";
+import { type PartnerCoordination, TooLate, type Turn } from "../coordination/coordinator.ts";
 import { SPEC } from "../limits.ts";
 import { AttemptFailure } from "./failure.ts";
-import type { ConcurrencyLimiter } from "./limiter.ts";
-import type { RatePacer } from "./pacer.ts";
 import type { Policy } from "./policy.ts";
 import { parseRetryAfter } from "./retry-after.ts";
 
 export interface LimiterPolicyDeps {
-  readonly limiterFor: (partnerId: string | undefined) => ConcurrencyLimiter;
-  readonly pacerFor?: (partnerId: string | undefined) => RatePacer | undefined;
+  readonly partnerFor: (partnerId: string | undefined) => PartnerCoordination;
   /** The server's clock (an HTTP-date Retry-After is server time). @default Date.now */
   readonly serverNow?: () => number;
   /** After each response of a partner (the rate-state watch, when `onRateStateChange` is set). */
@@ -21,44 +18,38 @@ export interface LimiterPolicyDeps {
 }
 
 export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
-  const { limiterFor, pacerFor = () => undefined, serverNow = Date.now, onResponse } = deps;
+  const { partnerFor, serverNow = Date.now, onResponse } = deps;
   return async (attempt, ctx, next) => {
-    const limiter = limiterFor(ctx.partnerId);
-    const pacer = pacerFor(ctx.partnerId);
-    // The common case, a free slot and nobody waiting, takes it without a promise or a listener.
-    let release = !ctx.signal?.aborted && limiter.tryAcquire();
-    if (!release) {
-      const waitStarted = monotonicNow();
-      release = await limiter.acquire(ctx.signal, ctx.lane);
-      ctx.slotWaitMs = monotonicNow() - waitStarted;
-    }
+    const request = { signal: ctx.signal, lane: ctx.lane, deadlineAt: ctx.deadlineAt };
+    let turn: Turn;
     try {
-      // A turn that would come after the call's deadline is not waited for (issue 19).
-      const paceWait = pacer && ctx.deadlineAt !== undefined ? pacer.waitEstimateMs() : 0;
-      if (ctx.deadlineAt !== undefined && paceWait > 0 && monotonicNow() + paceWait > ctx.deadlineAt) {
-        ctx.retryAt = Date.now() + paceWait;
-        throw new AttemptFailure("deadline", false, `the partner's pace would send it after the call's deadline`);
-      }
-      let ticket = pacer ? pacer.take(ctx.signal) : 0;
-      if (typeof ticket !== "number") {
-        const waitStarted = monotonicNow();
-        ticket = await ticket;
-        ctx.paceWaitMs = monotonicNow() - waitStarted;
-      }
-      const response = await next(attempt, ctx);
-      if (response.status === 429) {
-        const retryAfter = parseRetryAfter(response.headers.get("retry-after"), serverNow());
-        limiter.rateLimited(retryAfter ?? SPEC.rateLimitWaitMinMs);
-        // A 429 with Retry-After says when to come back: that wait governs (Section 8.3), and the
-        // pacer does not learn a rate from it (it would only add its own waits on top).
-        if (pacer && retryAfter === undefined) pacer.throttled(ticket);
-      } else {
-        pacer?.admitted();
-      }
-      onResponse?.(ctx.partnerId);
-      return response;
-    } finally {
-      release();
+      const pending = partnerFor(ctx.partnerId).turn(request);
+      turn = pending instanceof Promise ? await pending : pending;
+    } catch (error) {
+      if (!(error instanceof TooLate)) throw error;
+      ctx.retryAt = Date.now() + error.waitMs;
+      throw new AttemptFailure("deadline", false, error.message);
     }
+    if (turn.slotWaitMs !== undefined) ctx.slotWaitMs = turn.slotWaitMs;
+    if (turn.paceWaitMs !== undefined) ctx.paceWaitMs = turn.paceWaitMs;
+    let response: Response;
+    try {
+      response = await next(attempt, ctx);
+    } catch (error) {
+      turn.done({ kind: "no-response" });
+      throw error;
+    }
+    if (response.status === 429) {
+      const retryAfter = parseRetryAfter(response.headers.get("retry-after"), serverNow());
+      turn.done({
+        kind: "rate-limited",
+        waitMs: retryAfter ?? SPEC.rateLimitWaitMinMs,
+        retryAfter: retryAfter !== undefined,
+      });
+    } else {
+      turn.done({ kind: "admitted" });
+    }
+    onResponse?.(ctx.partnerId);
+    return response;
   };
 }

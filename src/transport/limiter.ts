@@ -1,4 +1,5 @@
 import { monotonicNow } from "../internal/clock.ts";
+import { setBoundedTimeout } from "../internal/timers.ts";
 import { type Waiter, WaitQueue } from "./wait-queue.ts";
 
 /**
@@ -38,6 +39,7 @@ export class ConcurrencyLimiter {
   #active = 0;
   #lastRateLimitAt = Number.NEGATIVE_INFINITY;
   #coolDownUntil: number | undefined;
+  #quietTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: LimiterOptions) {
     this.#options = options;
@@ -69,6 +71,18 @@ export class ConcurrencyLimiter {
   rateLimited(waitMs?: number): void {
     this.#lastRateLimitAt = this.#now();
     if (waitMs !== undefined) this.#coolDownUntil = Math.max(this.#coolDownUntil ?? 0, Date.now() + waitMs);
+    this.#drainWhenQuiet();
+  }
+
+  /** Calls waiting when the quiet period ends get the slots it gives back then, not at the next release. */
+  #drainWhenQuiet(): void {
+    if (this.#quietTimer !== undefined || this.#options.quietMs <= 0) return;
+    this.#quietTimer = setBoundedTimeout(() => {
+      this.#quietTimer = undefined;
+      if (this.quietLeftMs > 0) this.#drainWhenQuiet();
+      else this.#drain();
+    }, this.quietLeftMs + 1);
+    (this.#quietTimer as { unref?: () => void }).unref?.();
   }
 
   /** Epoch ms (local clock) until which the latest 429 asked calls to wait; undefined when none came. */

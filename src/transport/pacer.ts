@@ -215,6 +215,14 @@ export class RatePacer {
     if (this.#anchors.length > MAX_ANCHORS) this.#anchors.shift();
   }
 
+  /**
+   * Starts pacing at `rate` calls per second as if measured: a process's share of a partner's pace
+   * it knew from elsewhere (a coordinator that lost its shared state, issue 13).
+   */
+  startAt(rate: number): void {
+    this.#cut(this.#now(), rate, rate, true);
+  }
+
   #cut(now: number, maxRate: number, startRate: number, measured: boolean): void {
     this.#maxRate = measured ? maxRate : Number.POSITIVE_INFINITY;
     this.#startRate = Math.max(this.#s.minRatePerSecond, startRate);

@@ -3,27 +3,21 @@
  * the server's clock know, for `client.rateState()`, for the `RateLimitError` of a call that ran
  * out of retries, and for `onRateStateChange`. A snapshot is built only when asked for.
  */
+import type { PartnerLoad } from "../coordination/coordinator.ts";
 import type { ServerClock } from "../internal/server-clock.ts";
 import { setBoundedTimeout } from "../internal/timers.ts";
 import type { RateState } from "../rate-state.ts";
-import type { ConcurrencyLimiter } from "./limiter.ts";
-import type { RatePacer } from "./pacer.ts";
 
 export type { RateState };
 
-export function rateStateOf(
-  partnerId: string | undefined,
-  limiter: ConcurrencyLimiter,
-  pacer: RatePacer | undefined,
-  clock: ServerClock,
-): RateState {
-  const rate = pacer?.rate;
-  const until = limiter.coolDownUntil;
+export function rateStateOf(partnerId: string | undefined, load: PartnerLoad, clock: ServerClock): RateState {
+  const rate = load.pace;
+  const until = load.coolDownUntil;
   return {
     partnerId,
-    inFlight: limiter.active,
-    queued: { interactive: limiter.queuedIn("interactive"), background: limiter.queuedIn("background") },
-    concurrencyLimit: limiter.limit,
+    inFlight: load.inFlight,
+    queued: { interactive: load.queued.interactive, background: load.queued.background },
+    concurrencyLimit: load.concurrencyLimit,
     pace: rate === undefined ? null : Math.round(rate * 100) / 100,
     coolDownUntil: until !== undefined && until > Date.now() ? until : null,
     clockSkewMs: clock.skewMs,

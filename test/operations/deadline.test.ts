@@ -18,6 +18,7 @@ import { monotonicNow } from "../../src/internal/clock.ts";
 import { ConcurrencyLimiter } from "../../src/transport/limiter.ts";
 import { limiterPolicy } from "../../src/transport/limiter-policy.ts";
 import { RatePacer } from "../../src/transport/pacer.ts";
+import { LocalPartner } from "../../src/transport/partner-state.ts";
 import type { CallContext } from "../../src/transport/policy.ts";
 import { json, type RecordingServer, startRecordingServer } from "../support/recording-server.ts";
 import { makeTokens } from "../support/tokens.ts";
@@ -138,7 +139,7 @@ describe("the pace past the deadline", () => {
     for (let i = 0; i < 5; i++) pacer.throttled(0);
     expect(pacer.rate).toBeGreaterThan(0);
     const limiter = new ConcurrencyLimiter({ max: 8, reduced: 4, quietMs: 0 });
-    const policy = limiterPolicy({ limiterFor: () => limiter, pacerFor: () => pacer });
+    const policy = limiterPolicy({ partnerFor: () => new LocalPartner(limiter, pacer) });
     // Several calls already wait for their turn; a call with 50 ms left cannot be sent in time.
     for (let i = 0; i < 5; i++) void Promise.resolve(pacer.take()).catch(() => undefined);
     expect(pacer.waitEstimateMs()).toBeGreaterThan(50);

@@ -76,7 +76,7 @@ describe("package.json exports", () => {
   it("ships dist/ and declares no side effects", () => {
     expect(pkg.files).toContain("dist");
     expect(pkg.sideEffects).toBe(false);
-    expect(Object.keys(pkg.exports).sort()).toEqual([".", "./node", "./package.json", "./testing"]);
+    expect(Object.keys(pkg.exports).sort()).toEqual([".", "./node", "./package.json", "./redis", "./testing"]);
   });
 });
 
@@ -116,6 +116,13 @@ describe("root entry", () => {
     // Only the declared dependencies (and their subpaths) remain.
     const allowed = /^(openapi-fetch|zod)(\/|$)/;
     expect([...external.keys()].filter((s) => !allowed.test(s))).toEqual([]);
+  });
+
+  it("carries no Redis code: the coordinator is the /redis entry's, and that entry loads no Redis client (the caller passes one)", () => {
+    const root = [...externalImports("src/index.ts").values()];
+    expect(root.filter((file) => file.startsWith("src/redis/"))).toEqual([]);
+    const redis = [...externalImports("src/redis/index.ts").keys()];
+    expect(redis.filter((s) => /^(ioredis|redis|@redis\/)/.test(s))).toEqual([]);
   });
 
   it("the node subpath is where the node: imports are", () => {

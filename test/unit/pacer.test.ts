@@ -9,6 +9,7 @@ import { CLIENT_DEFAULTS } from "../../src/limits.ts";
 import { ConcurrencyLimiter } from "../../src/transport/limiter.ts";
 import { limiterPolicy } from "../../src/transport/limiter-policy.ts";
 import { type PacerSettings, type PaceTicket, RatePacer } from "../../src/transport/pacer.ts";
+import { LocalPartner } from "../../src/transport/partner-state.ts";
 import type { CallContext } from "../../src/transport/policy.ts";
 
 const P = CLIENT_DEFAULTS.pacing;
@@ -317,7 +318,7 @@ describe("limiter policy with a pacer", () => {
       return p;
     };
     const limiter = new ConcurrencyLimiter({ max: 8, reduced: 4, quietMs: 60_000, now: clock.now });
-    const policy = limiterPolicy({ limiterFor: () => limiter, pacerFor });
+    const policy = limiterPolicy({ partnerFor: (id) => new LocalPartner(limiter, pacerFor(id)) });
     const statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 503, 429, 429, 429, 429];
     for (const status of statuses) {
       await clock.advance(5);
@@ -337,7 +338,7 @@ describe("limiter policy with a pacer", () => {
     const clock = virtualTime();
     const pacer = pacerOn(clock);
     const limiter = new ConcurrencyLimiter({ max: 8, reduced: 4, quietMs: 60_000, now: clock.now });
-    const policy = limiterPolicy({ limiterFor: () => limiter, pacerFor: () => pacer });
+    const policy = limiterPolicy({ partnerFor: () => new LocalPartner(limiter, pacer) });
     const statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 429, 429, 429, 429, 429];
     for (const status of statuses) {
       await clock.advance(5);
@@ -376,7 +377,7 @@ describe("limiter policy with a pacer", () => {
     const pacer = pacerOn(clock);
     await burstThenRefusals(pacer, clock, 5);
     const limiter = new ConcurrencyLimiter({ max: 1, reduced: 1, quietMs: 0, now: clock.now });
-    const policy = limiterPolicy({ limiterFor: () => limiter, pacerFor: () => pacer });
+    const policy = limiterPolicy({ partnerFor: () => new LocalPartner(limiter, pacer) });
     const controller = new AbortController();
     const call = policy(
       new Request("http://127.0.0.1/x"),

@@ -1,0 +1,95 @@
+/**
+ * The few Redis commands the coordinator sends, over the caller's own client: ioredis (`call`) or
+ * node-redis (`sendCommand`). Each command has its own timeout, so an unreachable Redis fails a
+ * command in `timeoutMs` instead of holding calls (issue 13, item 3: configure the client without
+ * an offline queue too). Scripts run with EVALSHA; a server that lost them (NOSCRIPT: a restart, a
+ * failover, SCRIPT FLUSH) gets them again with EVAL.
+ */
+import { createHash } from "node:crypto";
+
+/** An ioredis client (`call`, v5+) or a node-redis client (`sendCommand`, v4+). */
+export type RedisClientLike =
+  | { call(command: string, ...args: Array<string | number>): Promise<unknown> }
+  | { sendCommand(args: string[]): Promise<unknown> };
+
+export type Reply = string | number | null | Reply[];
+
+export interface Script {
+  readonly source: string;
+  readonly sha: string;
+}
+
+export function script(source: string): Script {
+  return { source, sha: createHash("sha1").update(source).digest("hex") };
+}
+
+export class RedisUnavailable extends Error {
+  override name = "RedisUnavailable";
+}
+
+export interface RedisCommands {
+  /** Runs `s` atomically with `keys` and `args`. Rejects with RedisUnavailable on a timeout or a connection error. */
+  run(s: Script, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<Reply>;
+  /** One command (PING, GET, …), with the same timeout. */
+  send(command: string, ...args: Array<string | number>): Promise<Reply>;
+}
+
+export function redisCommands(redis: RedisClientLike, timeoutMs: number): RedisCommands {
+  const raw = adapt(redis);
+  const send = (args: string[]): Promise<Reply> => withDeadline(raw(args), timeoutMs);
+  return {
+    send: (command, ...args) => send([command, ...args.map(String)]),
+    async run(s, keys, args) {
+      const rest = [String(keys.length), ...keys, ...args.map(String)];
+      try {
+        return await send(["EVALSHA", s.sha, ...rest]);
+      } catch (error) {
+        if (!/NOSCRIPT/i.test(messageOf(error))) throw error;
+        return send(["EVAL", s.source, ...rest]);
+      }
+    },
+  };
+}
+
+function adapt(redis: RedisClientLike): (args: string[]) => Promise<Reply> {
+  if (typeof (redis as { call?: unknown }).call === "function") {
+    const client = redis as { call(command: string, ...args: string[]): Promise<unknown> };
+    return ([command, ...args]) => client.call(command as string, ...args) as Promise<Reply>;
+  }
+  if (typeof (redis as { sendCommand?: unknown }).sendCommand === "function") {
+    const client = redis as { sendCommand(args: string[]): Promise<unknown> };
+    return (args) => client.sendCommand(args) as Promise<Reply>;
+  }
+  throw new TypeError(
+    'redisCoordinator: option "redis" must be an ioredis or node-redis client (call() or sendCommand())',
+  );
+}
+
+/** A reply error from the server (a script's own error, NOSCRIPT) passes; anything else is RedisUnavailable. */
+function withDeadline(pending: Promise<Reply>, timeoutMs: number): Promise<Reply> {
+  return new Promise<Reply>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new RedisUnavailable(`no answer from Redis within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    pending.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(isReplyError(error) ? error : new RedisUnavailable(`Redis command failed: ${nameOf(error)}`));
+      },
+    );
+  });
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const nameOf = (error: unknown): string => (error instanceof Error ? error.name : typeof error);
+
+/** Both clients name a server's error reply so (ioredis ReplyError, node-redis ErrorReply). */
+function isReplyError(error: unknown): boolean {
+  const name = error instanceof Error ? error.name : "";
+  return name === "ReplyError" || name === "ErrorReply" || /^(NOSCRIPT|ERR|WRONGTYPE)/.test(messageOf(error));
+}

@@ -1,0 +1,89 @@
+/**
+ * `@audience-intelligence/client/redis`: one partner's session and rate budget shared by every
+ * process, in Redis (issue 13). The root entry and the browser bundle carry none of this.
+ *
+ * ```ts
+ * import Redis from "ioredis";
+ * import { redisCoordinator } from "@audience-intelligence/client/redis";
+ * const client = createAudienceClient({ ...options, coordinator: redisCoordinator({ redis: new Redis(url) }) });
+ * ```
+ */
+import { createHash, randomUUID } from "node:crypto";
+import type { Coordinator, PartnerKey, SessionKey } from "../coordination/coordinator.ts";
+import { type RedisClientLike, redisCommands } from "./commands.ts";
+import { RedisPartner } from "./redis-partner.ts";
+import { RedisSessionShare } from "./redis-session.ts";
+import { REDIS_DEFAULTS, type RedisSettings } from "./settings.ts";
+
+export type { RedisClientLike } from "./commands.ts";
+export { REDIS_DEFAULTS } from "./settings.ts";
+
+export interface RedisCoordinatorOptions {
+  /**
+   * Your ioredis or node-redis client (an optional peer dependency: this package does not install
+   * one). Turn its offline queue off (ioredis: `enableOfflineQueue: false`, `maxRetriesPerRequest: 1`;
+   * node-redis: `disableOfflineQueue: true`) so a command to an unreachable Redis fails at once.
+   */
+  readonly redis: RedisClientLike;
+  /** Prefix of every key this coordinator writes. @default "audience:" */
+  readonly keyPrefix?: string;
+  /**
+   * While Redis does not answer, fail calls (a retryable NetworkError) instead of going on with
+   * this process's fair share of the partner's last known cap and pace. @default false
+   */
+  readonly failClosed?: boolean;
+  /** A command not answered within this long counts as Redis being away. @default 250 */
+  readonly commandTimeoutMs?: number;
+  /** Told when Redis stops answering and when it answers again (for your logs and alerts). */
+  readonly onUnavailable?: (error: Error) => void;
+  readonly onRestored?: () => void;
+  /** Test seam: shorter leases and waits. */
+  readonly timing?: Partial<Pick<RedisSettings, "leaseMs" | "liveMs" | "pollMs" | "probeMs" | "lockMs" | "lockWaitMs">>;
+}
+
+const fail = (option: string, problem: string): never => {
+  throw new TypeError(`redisCoordinator: option "${option}" ${problem}`);
+};
+
+/** A coordinator that keeps the partner's slots, pace, cool-downs and session in Redis. */
+export function redisCoordinator(options: RedisCoordinatorOptions): Coordinator {
+  if (typeof options !== "object" || options === null) fail("redis", "is required");
+  const keyPrefix = options.keyPrefix ?? "audience:";
+  if (typeof keyPrefix !== "string" || /[\s{}]/.test(keyPrefix))
+    fail("keyPrefix", "must be a string without whitespace or braces");
+  const timeout = options.commandTimeoutMs ?? REDIS_DEFAULTS.commandTimeoutMs;
+  if (!(typeof timeout === "number" && timeout > 0 && timeout <= 60_000))
+    fail("commandTimeoutMs", "must be a number of ms from 1 to 60000");
+  const redis = redisCommands(options.redis, timeout);
+  const settings: RedisSettings = {
+    ...REDIS_DEFAULTS,
+    ...options.timing,
+    processId: randomUUID(),
+    failClosed: options.failClosed === true,
+    onUnavailable: options.onUnavailable,
+    onRestored: options.onRestored,
+  };
+  const partners = new Map<string, RedisPartner>();
+  return {
+    partner(key: PartnerKey): RedisPartner {
+      const id = `${key.environment}\n${key.partnerId ?? ""}\n${key.maxConcurrency}\n${key.reducedConcurrency}\n${key.quietMs}\n${key.pacing}`;
+      let partner = partners.get(id);
+      if (!partner) {
+        // One hash tag: the three keys live in one Redis Cluster slot, as a script needs.
+        const tag = `${keyPrefix}{p:${digest(id)}}:`;
+        partner = new RedisPartner(redis, [`${tag}slots`, `${tag}state`, `${tag}procs`], key, settings);
+        partners.set(id, partner);
+      }
+      return partner;
+    },
+    session(key: SessionKey): RedisSessionShare {
+      return new RedisSessionShare(
+        redis,
+        `${keyPrefix}{s:${digest(`${key.environment}\n${key.identity}`)}}:`,
+        settings,
+      );
+    },
+  };
+}
+
+const digest = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 24);

@@ -1,0 +1,277 @@
+/**
+ * One partner's slots, pace and 429 cool-down in Redis, for every process of the partner (issue 13).
+ *
+ * - A turn is one script call when nothing has to wait (ACQUIRE: a slot lease and the pace), and its
+ *   end one more (RELEASE: frees the lease, reports the outcome): two round trips per call.
+ * - Calls of this process wait in line here (lanes, abort: transport/limiter.ts with one place);
+ *   the call at the head asks Redis, and asks again after the pace's wait or a short poll when the
+ *   partner's slots are all taken.
+ * - Leases expire `leaseMs` after they were last renewed; a timer renews this process's leases
+ *   while it holds any, so a crashed process's slots are free again within `leaseMs`.
+ * - When Redis does not answer (a timeout, a lost connection), calls go on with this process's fair
+ *   share of the last state it saw: the cap and the pace divided by the live processes it last
+ *   counted (transport/partner-state.ts's local state), and the shared state is used again as soon
+ *   as Redis answers a probe. With `failClosed`, calls fail instead (a retryable NetworkError).
+ */
+import type {
+  PartnerCoordination,
+  PartnerKey,
+  PartnerLoad,
+  Turn,
+  TurnOutcome,
+  TurnRequest,
+} from "../coordination/coordinator.ts";
+import { TooLate } from "../coordination/coordinator.ts";
+import { monotonicNow } from "../internal/clock.ts";
+import { sleep } from "../internal/sleep.ts";
+import { CLIENT_DEFAULTS } from "../limits.ts";
+import { AttemptFailure } from "../transport/failure.ts";
+import { ConcurrencyLimiter } from "../transport/limiter.ts";
+import { RatePacer } from "../transport/pacer.ts";
+import { LocalPartner } from "../transport/partner-state.ts";
+import { type RedisCommands, RedisUnavailable, type Reply } from "./commands.ts";
+import { ACQUIRE, RELEASE, RENEW } from "./partner-script.ts";
+import type { RedisSettings } from "./settings.ts";
+
+const PACER_SETTINGS = JSON.stringify(CLIENT_DEFAULTS.pacing);
+
+export class RedisPartner implements PartnerCoordination {
+  readonly #redis: RedisCommands;
+  readonly #keys: readonly string[];
+  readonly #key: PartnerKey;
+  readonly #s: RedisSettings;
+  /** This process's line: one call at a time asks Redis, in lane order. */
+  readonly #line = new ConcurrencyLimiter({ max: 1, reduced: 1, quietMs: 0 });
+  readonly #held = new Set<string>();
+  #leases = 0;
+  #renewTimer: ReturnType<typeof setInterval> | undefined;
+  /** The latest shared state seen, and when (monotonic). */
+  #limit: number;
+  #pace: number | undefined;
+  #coolDownUntil: number | undefined;
+  #quietLeftMs = 0;
+  #seenAt = 0;
+  #processes = 1;
+  /** While Redis does not answer: this process's fair share, and the probe that ends it. */
+  #fallback: LocalPartner | undefined;
+  #probing = false;
+
+  constructor(redis: RedisCommands, keys: readonly string[], key: PartnerKey, settings: RedisSettings) {
+    this.#redis = redis;
+    this.#keys = keys;
+    this.#key = key;
+    this.#s = settings;
+    this.#limit = key.maxConcurrency;
+  }
+
+  /** Whether calls run on this process's fair share because Redis does not answer. */
+  get degraded(): boolean {
+    return this.#fallback !== undefined;
+  }
+
+  turn(request: TurnRequest): Turn | Promise<Turn> {
+    if (this.#fallback) return this.#fallback.turn(request);
+    return this.#shared(request);
+  }
+
+  async #shared(request: TurnRequest): Promise<Turn> {
+    const started = monotonicNow();
+    let leave = !request.signal?.aborted && this.#line.tryAcquire();
+    if (!leave) leave = await this.#line.acquire(request.signal, request.lane);
+    let slotWaitMs: number | undefined;
+    let paceWaitMs: number | undefined;
+    let yielded = false;
+    try {
+      for (;;) {
+        this.#leases += 1;
+        const leaseId = `${this.#s.processId}:${this.#leases}`;
+        let reply: Reply;
+        try {
+          reply = await this.#redis.run(ACQUIRE, this.#keys, [
+            PACER_SETTINGS,
+            leaseId,
+            this.#s.leaseMs,
+            this.#key.maxConcurrency,
+            this.#key.reducedConcurrency,
+            this.#key.quietMs,
+            this.#key.pacing ? 1 : 0,
+            this.#s.processId,
+            this.#s.liveMs,
+            this.#s.stateTtlMs,
+          ]);
+        } catch (error) {
+          if (!(error instanceof RedisUnavailable)) throw error;
+          return this.#unavailable(request, error);
+        }
+        const [kind, wait, ...state] = reply as string[];
+        this.#saw(state);
+        if (kind === "ok") {
+          this.#hold(leaseId);
+          return this.#turn(leaseId, Number(state[5] ?? 0), slotWaitMs, paceWaitMs);
+        }
+        const waitMs = Number(wait);
+        if (kind === "pace") {
+          if (request.deadlineAt !== undefined && monotonicNow() + waitMs > request.deadlineAt) {
+            throw new TooLate(waitMs, "the partner's pace would send it after the call's deadline");
+          }
+          const t = monotonicNow();
+          await sleep(Math.max(1, waitMs), request.signal);
+          paceWaitMs = (paceWaitMs ?? 0) + (monotonicNow() - t);
+        } else {
+          // Every slot of the partner is taken: ask again shortly (a release is not announced).
+          await sleep(this.#s.pollMs * (0.5 + Math.random()), request.signal);
+          slotWaitMs = monotonicNow() - started - (paceWaitMs ?? 0);
+          if (request.lane === "background" && !yielded && this.#line.queuedIn("interactive") > 0) {
+            // An interactive call came while this one waited for a slot: it goes first (once per
+            // call, so the background lane is slowed, never starved: transport/limiter.ts).
+            yielded = true;
+            leave();
+            leave = await this.#line.acquire(request.signal, "background");
+          }
+        }
+      }
+    } finally {
+      leave();
+    }
+  }
+
+  #turn(leaseId: string, ticket: number, slotWaitMs: number | undefined, paceWaitMs: number | undefined): Turn {
+    let done = false;
+    return {
+      slotWaitMs,
+      paceWaitMs,
+      done: (outcome: TurnOutcome) => {
+        if (done) return;
+        done = true;
+        this.#held.delete(leaseId);
+        if (this.#held.size === 0) this.#stopRenewing();
+        const code = outcome.kind === "admitted" ? "a" : outcome.kind === "rate-limited" ? "r" : "n";
+        const waitMs = outcome.kind === "rate-limited" ? Math.ceil(outcome.waitMs) : 0;
+        if (outcome.kind === "rate-limited") {
+          // Known here at once; the shared state says the same once the reply comes.
+          this.#coolDownUntil = Math.max(this.#coolDownUntil ?? 0, Date.now() + waitMs);
+          this.#limit = Math.min(this.#key.maxConcurrency, this.#key.reducedConcurrency);
+          this.#quietLeftMs = this.#key.quietMs;
+          this.#seenAt = monotonicNow();
+        }
+        // Not awaited: the call has its response. A release that fails leaves the lease to expire.
+        this.#redis
+          .run(RELEASE, this.#keys, [
+            PACER_SETTINGS,
+            leaseId,
+            code,
+            waitMs,
+            outcome.kind === "rate-limited" && outcome.retryAfter ? 1 : 0,
+            ticket,
+            this.#key.pacing ? 1 : 0,
+            this.#s.stateTtlMs,
+          ])
+          .then(
+            (reply) => {
+              const [, pace, cool] = reply as string[];
+              if (pace !== undefined) this.#pace = pace === "" ? undefined : Number(pace);
+              if (cool !== undefined && Number(cool) > 0) this.#coolDownUntil = Date.now() + Number(cool);
+            },
+            () => undefined,
+          );
+      },
+    };
+  }
+
+  /** [limit, pace, cool-down left, processes, quiet left, epoch] from an ACQUIRE reply. */
+  #saw(state: string[]): void {
+    this.#limit = Number(state[0]);
+    this.#pace = state[1] ? Number(state[1]) : undefined;
+    const cool = Number(state[2]);
+    this.#coolDownUntil = cool > 0 ? Date.now() + cool : this.#coolDownUntil;
+    this.#processes = Math.max(1, Number(state[3]));
+    this.#quietLeftMs = Number(state[4]);
+    this.#seenAt = monotonicNow();
+  }
+
+  #hold(leaseId: string): void {
+    this.#held.add(leaseId);
+    if (this.#renewTimer) return;
+    this.#renewTimer = setInterval(() => this.#renew(), this.#s.leaseMs / 3);
+    (this.#renewTimer as { unref?: () => void }).unref?.();
+  }
+
+  #renew(): void {
+    if (this.#held.size === 0) {
+      this.#stopRenewing();
+      return;
+    }
+    this.#redis
+      .run(RENEW, this.#keys, [PACER_SETTINGS, this.#s.leaseMs, this.#s.processId, this.#s.stateTtlMs, ...this.#held])
+      .then(
+        (count) => {
+          this.#processes = Math.max(1, Number(count));
+        },
+        () => undefined,
+      );
+  }
+
+  #stopRenewing(): void {
+    if (this.#renewTimer) clearInterval(this.#renewTimer);
+    this.#renewTimer = undefined;
+  }
+
+  /** Redis did not answer: fail closed, or go on with this process's fair share until a probe succeeds. */
+  #unavailable(request: TurnRequest, error: RedisUnavailable): Turn | Promise<Turn> {
+    this.#s.onUnavailable?.(error);
+    if (this.#s.failClosed) {
+      throw new AttemptFailure("network", false, "the coordinator's Redis does not answer (failClosed: not sent)");
+    }
+    this.#fallback ??= this.#fairShare();
+    this.#probe();
+    return this.#fallback.turn(request);
+  }
+
+  #fairShare(): LocalPartner {
+    const share = Math.max(1, this.#processes);
+    const limit = Math.max(1, Math.floor(this.#limit / share));
+    const pacer = this.#key.pacing ? new RatePacer() : undefined;
+    if (pacer && this.#pace !== undefined) pacer.startAt(this.#pace / share);
+    return new LocalPartner(new ConcurrencyLimiter({ max: limit, reduced: limit, quietMs: 0 }), pacer);
+  }
+
+  #probe(): void {
+    if (this.#probing) return;
+    this.#probing = true;
+    // Soon at first (a client still connecting at start-up), then every probeMs.
+    let delay = 50;
+    const attempt = (): void => {
+      const wait = delay;
+      delay = Math.min(this.#s.probeMs, delay * 2);
+      const timer = setTimeout(() => {
+        this.#redis.send("PING").then(
+          () => {
+            this.#probing = false;
+            this.#fallback = undefined; // calls under way on the fair share finish there
+            this.#s.onRestored?.();
+          },
+          () => attempt(),
+        );
+      }, wait);
+      (timer as { unref?: () => void }).unref?.();
+    };
+    attempt();
+  }
+
+  load(): PartnerLoad {
+    const fallback = this.#fallback?.load();
+    const sinceMs = monotonicNow() - this.#seenAt;
+    return {
+      inFlight: this.#held.size + (fallback?.inFlight ?? 0),
+      queued: {
+        interactive: this.#line.queuedIn("interactive") + (fallback?.queued.interactive ?? 0),
+        background: this.#line.queuedIn("background") + (fallback?.queued.background ?? 0),
+      },
+      concurrencyLimit:
+        fallback?.concurrencyLimit ?? (this.#quietLeftMs > sinceMs ? this.#limit : this.#key.maxConcurrency),
+      pace: fallback ? fallback.pace : this.#pace,
+      coolDownUntil: this.#coolDownUntil,
+      quietLeftMs: Math.max(0, this.#quietLeftMs - sinceMs),
+    };
+  }
+}
