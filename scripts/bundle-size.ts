@@ -47,8 +47,11 @@ export const TARGET_KB = 20;
  * Raised to 34.8 KB by the `coordinator` seam (issue 13: the limiter and pacer behind one partner
  * interface, the quiet period's end draining waiters, the option's check: +0.5 KB, 34.2 → 34.7).
  * The Redis coordinator is its own entry (`/redis`) and adds nothing here.
+ * Raised to 35.3 KB by the shared session (issue 13: adopting the group's tokens, the shared
+ * cool-down; the lock itself, session/shared-session.ts, is loaded only when a coordinator shares
+ * the session: +0.5 KB, 34.7 → 35.2).
  */
-export const BUDGET_KB = 34.8;
+export const BUDGET_KB = 35.3;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -3,6 +3,7 @@
  * pipeline) and openapi-fetch's typed methods over the merged description, with every call
  * validated before it is sent.
  */
+
 import createClient from "openapi-fetch";
 import { type OperationInfo, operations } from "../generated/operations.ts";
 import {
@@ -14,6 +15,7 @@ import {
   type PublicConfig,
   type RawClient,
 } from "./client-types.ts";
+import type { SessionShare } from "./coordination/coordinator.ts";
 import { DriftWatch } from "./drift/drift-watch.ts";
 import { ValidationError } from "./errors/validation-error.ts";
 import { jsonBodyIssues } from "./guards/json-body.ts";
@@ -103,6 +105,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     redactor,
     logger,
     send: transport,
+    share: sharedSession(config),
     now: () => clock.now(),
     ...(metrics ? { observe: metrics.sessionEvent } : {}),
     ...(drift
@@ -277,4 +280,15 @@ function withDefaults(op: OperationInfo, params: CallParams | undefined, config:
   if (!op.pathParams.includes("adplatform") || !config.adPlatform || params?.path?.adplatform !== undefined)
     return params;
   return { ...params, path: { ...params?.path, adplatform: config.adPlatform } };
+}
+
+/**
+ * The group's shared session, when the coordinator shares one and the client signs in with
+ * credentials: one session per environment and username (issue 13). A client given only tokens
+ * keeps its own.
+ */
+function sharedSession(config: ClientConfig): SessionShare | undefined {
+  const { coordinator, credentials, baseUrl } = config;
+  if (!coordinator?.session || !credentials) return undefined;
+  return coordinator.session({ environment: `${baseUrl.origin}${baseUrl.pathname}`, identity: credentials.username });
 }

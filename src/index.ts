@@ -7,7 +7,6 @@
 
 export { API_VERSION } from "../generated/operations.ts";
 export type { AudienceClient, CallHooks, CallParams, HookedCall, PublicConfig } from "./client-types.ts";
-export { createAudienceClient } from "./create-client.ts";
 export type {
   Coordinator,
   Lane,
@@ -23,6 +22,7 @@ export type {
   TurnRequest,
 } from "./coordination/coordinator.ts";
 export { TooLate } from "./coordination/coordinator.ts";
+export { createAudienceClient } from "./create-client.ts";
 export type { DriftReport } from "./drift/drift-watch.ts";
 export {
   ApiError,

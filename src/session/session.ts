@@ -28,8 +28,9 @@
  * as absent; `set` runs in the background, and its failure is reported, not thrown into a call.
  */
 import { TOKEN_FIELDS } from "../assumptions.ts";
+import type { SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
 import { type ApiError, AuthenticationError, RateLimitError, ServerError } from "../errors/api-error.ts";
-import type { AudienceError } from "../errors/audience-error.ts";
+import { AudienceError } from "../errors/audience-error.ts";
 import { errorFromResponse } from "../errors/from-response.ts";
 import { NetworkError } from "../errors/network-error.ts";
 import { PartnerSelectionError } from "../errors/partner-selection-error.ts";
@@ -44,6 +45,7 @@ import type { ClientConfig, Logger, SessionTokens } from "../options.ts";
 import { backoffDelayMs, rateLimitDelayMs } from "../transport/backoff.ts";
 import { OutgoingRequest } from "../transport/outgoing.ts";
 import { partnerFromIdToken } from "./partner.ts";
+import type { SharedSession } from "./shared-session.ts";
 import type { StoredSession } from "./token-store.ts";
 
 export interface SessionDeps {
@@ -62,6 +64,11 @@ export interface SessionDeps {
   readonly inspect?: (path: "/auth" | "/auth/refresh_token", response: Response, body: unknown) => void;
   /** Told of each sign-in and refresh (the metrics, when the `meter` option is given). */
   readonly observe?: (event: "sign-in" | "refresh") => void;
+  /**
+   * The group's shared session (the `coordinator` option, issue 13): sign-in and refresh run under
+   * its lock, and a process adopts the tokens another one stored instead of spending /auth again.
+   */
+  readonly share?: SessionShare | undefined;
 }
 
 export interface Authorization {
@@ -100,6 +107,9 @@ export class Session {
   /** A transient sign-in or refresh failure: until `until` (monotonic), nothing is sent to /auth*. */
   #coolDown: { until: number; error: AudienceError; failures: number } | undefined;
   #storeWrites: Promise<void> = Promise.resolve();
+  /** The shared part, once loaded (only with a coordinator that shares the session). */
+  #sharing: Promise<SharedSession> | undefined;
+  #shared: SharedSession | undefined;
   /** Counters for tests and diagnostics. */
   readonly stats = { signIns: 0, refreshes: 0 };
 
@@ -229,6 +239,47 @@ export class Session {
     this.#hardAt = this.#expiry === undefined ? Number.POSITIVE_INFINITY : this.#expiry - hard;
   }
 
+  /** Adopts the group's tokens when worth it: not ours already, not refused by a 401, header text, not expired (unless `expiredToo`). */
+  #adoptShared(record: SharedSessionRecord, expiredToo: boolean): boolean {
+    const t = record.tokens;
+    if (!t || t.accessToken === this.#tokens?.accessToken || t.accessToken === this.#refusedToken) return false;
+    if (/\s/.test(t.accessToken) || headerValueIssue(t.accessToken)) return false;
+    const expiry = jwtExpiryMs(t.accessToken);
+    if (!expiredToo && expiry !== undefined && this.#now() >= expiry) return false;
+    this.#remember(
+      {
+        accessToken: t.accessToken,
+        ...(t.refreshToken ? { refreshToken: t.refreshToken } : {}),
+        ...(t.idToken ? { idToken: t.idToken } : {}),
+      },
+      false,
+    );
+    this.#coolDown = undefined;
+    return true;
+  }
+
+  /** The shared part (session/shared-session.ts), loaded on first use when a coordinator shares the session. */
+  #sharedSession(share: SessionShare): Promise<SharedSession> {
+    this.#sharing ??= import("./shared-session.ts").then((m) => {
+      this.#shared = new m.SharedSession(share, {
+        adopt: (record, expiredToo) => this.#adoptShared(record, expiredToo),
+        coolDown: (ms) => {
+          const until = this.#monotonic() + ms;
+          if (this.#coolDown && this.#coolDown.until >= until) return;
+          const error = new RateLimitError(
+            "Not sent: another process of this partner's group met a 429 or a server error on /auth; the group waits (Section 8.5)",
+            { status: 429, retryAfterMs: ms },
+          );
+          this.#coolDown = { until, error, failures: this.#coolDown?.failures ?? 1 };
+        },
+        isCallError: (error) => error instanceof AudienceError,
+        warn: (message, error) => this.#warnStore(message, error),
+      });
+      return this.#shared;
+    });
+    return this.#sharing;
+  }
+
   /** The planned refresh, off every call's path: its failure is the cool-down's to handle. */
   #renewInBackground(): void {
     if (this.#renewing) return;
@@ -261,6 +312,15 @@ export class Session {
   }
 
   async #establish(): Promise<void> {
+    const share = this.#deps.share;
+    if (share) {
+      const shared = await this.#sharedSession(share);
+      return shared.establish(() => this.#establishAlone());
+    }
+    return this.#establishAlone();
+  }
+
+  async #establishAlone(): Promise<void> {
     const stored = await this.#readStore();
     if (stored) return this.#remember(stored, false);
     if (this.#initial) return this.#remember({ ...this.#initial }, false);
@@ -268,7 +328,10 @@ export class Session {
   }
 
   #renew(): Promise<void> {
-    this.#renewing ??= this.#renewNow().finally(() => {
+    const share = this.#deps.share;
+    this.#renewing ??= (
+      share ? this.#sharedSession(share).then((shared) => shared.renew(() => this.#renewNow())) : this.#renewNow()
+    ).finally(() => {
       this.#renewing = undefined;
     });
     return this.#renewing;
@@ -418,6 +481,7 @@ export class Session {
         ? (error.retryAfterMs ?? rateLimitDelayMs(retry, this.#random()))
         : backoffDelayMs(failures, retry, this.#random());
     this.#coolDown = { until: this.#monotonic() + wait, error, failures };
+    this.#shared?.write({ coolDownMs: wait });
   }
 
   #refuse(error: AudienceError): AudienceError {
@@ -446,6 +510,7 @@ export class Session {
 
   async #store(tokens: StoredSession): Promise<void> {
     this.#remember(tokens, true);
+    this.#shared?.write({ tokens: { ...tokens } });
     const store = this.#deps.config.tokenStore;
     if (!store) return;
     // In the background and in order: a slow or failing store never holds or fails a call.
