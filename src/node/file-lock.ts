@@ -127,21 +127,41 @@ function content(fence: number, expiresAt: number): string {
   return JSON.stringify({ pid: process.pid, host: HOST, fence, expiresAt } satisfies LockContent);
 }
 
-/** Creates lock number `fence` with O_EXCL; false when another process created it first. */
-async function create(path: string, fence: number, leaseMs: number): Promise<boolean> {
+/**
+ * Creates lock number `fence` with O_EXCL; returns the lease's end, or undefined when another
+ * process created that number first.
+ */
+async function create(path: string, fence: number, leaseMs: number): Promise<number | undefined> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(lockFile(path, fence), "wx", PRIVATE_FILE_MODE);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return undefined;
     throw error;
   }
+  const expiresAt = Date.now() + leaseMs;
   try {
-    await handle.writeFile(content(fence, Date.now() + leaseMs), "utf8");
+    await handle.writeFile(content(fence, expiresAt), "utf8");
   } finally {
     await handle.close();
   }
-  return true;
+  return expiresAt;
+}
+
+/** True when lock number `fence`, just created, is the newest; older ones are then removed. */
+async function confirm(path: string, fence: number): Promise<boolean> {
+  try {
+    if ((await newestLockFence(path)) !== fence) {
+      await unlink(lockFile(path, fence)).catch(() => undefined);
+      return false;
+    }
+    await removeOlder(path, fence);
+    return true;
+  } catch (error) {
+    // Created but not confirmed: free it now rather than block the group for a whole lease.
+    await writeFileAtomic(lockFile(path, fence), content(fence, 0)).catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
@@ -161,15 +181,10 @@ export async function acquireFileLock(
     const newest = Math.max(await newestLockFence(path), await floor());
     if (newest === 0 || (await lapsed(path, newest, times.leaseMs))) {
       const fence = newest + 1;
-      if (await create(path, fence, times.leaseMs)) {
-        // A process that read the directory long ago may have created a number already passed
-        // (the files between were removed meanwhile): the newest file wins, this one withdraws.
-        if ((await newestLockFence(path)) === fence) {
-          await removeOlder(path, fence);
-          return hold(path, fence, times.leaseMs);
-        }
-        await unlink(lockFile(path, fence)).catch(() => undefined);
-      }
+      const expiresAt = await create(path, fence, times.leaseMs);
+      // A process that read the directory long ago may have created a number already passed (the
+      // files between were removed meanwhile): the newest file wins, this one withdraws.
+      if (expiresAt !== undefined && (await confirm(path, fence))) return hold(path, fence, times.leaseMs, expiresAt);
       continue; // another process moved first: look again at once
     }
     const left = deadline - Date.now();
@@ -180,10 +195,10 @@ export async function acquireFileLock(
   }
 }
 
-/** Holds lock number `fence`: renews the lease while held. */
-function hold(path: string, fence: number, leaseMs: number): HeldFileLock {
+/** Holds lock number `fence`, whose lease ends at `expiresAt`: renews the lease while held. */
+function hold(path: string, fence: number, leaseMs: number, firstExpiresAt: number): HeldFileLock {
   const file = lockFile(path, fence);
-  let expiresAt = Date.now() + leaseMs;
+  let expiresAt = firstExpiresAt;
   let superseded = false;
   let renewing: Promise<void> = Promise.resolve();
 
