@@ -1,6 +1,7 @@
 /**
- * `@audience-intelligence/client/node` — Node-only helpers (file paths). The root entry stays free
- * of `node:` imports so that it runs in browsers and edge runtimes.
+ * `@audience-intelligence/client/node` — Node-only helpers: file paths, and the session shared by
+ * the processes of one host through a file. The root entry stays free of `node:` imports so that
+ * it runs in browsers and edge runtimes.
  * @module @audience-intelligence/client/node
  */
 import { readFile } from "node:fs/promises";
@@ -8,6 +9,8 @@ import { basename } from "node:path";
 import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { ingestExcel, uploadMedia } from "../workflows/ingest.ts";
+
+export { type FileSessionShareOptions, fileSessionShare } from "./file-session.ts";
 
 async function read(path: string, field: string): Promise<Uint8Array> {
   if (typeof path !== "string" || !path.trim()) throw new ValidationError([{ field, message: "must be a file path" }]);

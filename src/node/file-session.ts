@@ -1,0 +1,205 @@
+/**
+ * The session shared by the processes of one host through a file (issue 13, item 4): one process
+ * signs in or refreshes under a lock, the others adopt its tokens. For many hosts, use Redis.
+ *
+ * Files, all in the directory of `path`: `path` itself, the record (JSON, mode 0o600: it holds
+ * tokens), always replaced whole by a rename; `<path>.lock.<fence>`, the lock (file-lock.ts);
+ * `*.tmp-<pid>-<uuid>`, a write in progress.
+ */
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { SessionShare, SharedSessionRecord } from "../coordination/session-share.ts";
+import { ValidationError } from "../errors/validation-error.ts";
+import { MAX_TIMER_MS } from "../internal/timers.ts";
+import type { StoredSession } from "../session/token-store.ts";
+import { removeStaleTempFiles, writeFileAtomic } from "./atomic-file.ts";
+import { acquireFileLock, type HeldFileLock, newestLockFence } from "./file-lock.ts";
+
+/**
+ * The defaults of `fileSessionShare`, in one place. Client choices, not from the specification.
+ * - `leaseMs`: a holder that dies without its pid being seen dead (another host's container sharing
+ *   the directory, a frozen process) blocks the group this long at most; renewed every third of it
+ *   while the holder works, so a slow sign-in keeps the lock.
+ * - `waitMs`: a sign-in with the specification's retries and 429 waits can take tens of seconds;
+ *   waiting longer than this for another process's one means something is stuck.
+ */
+const FILE_SESSION_DEFAULTS = Object.freeze({ leaseMs: 10_000, waitMs: 30_000 });
+
+/** Shortest lease accepted: renewed every third of it, a shorter one lapses on a busy event loop. */
+const MIN_LEASE_MS = 100;
+
+/** Options of {@link fileSessionShare}. */
+export interface FileSessionShareOptions {
+  /** The JSON file holding the group's session (created, with its directory, when first written). */
+  readonly path: string;
+  /**
+   * How long the lock outlives a holder that stops renewing it. A holder whose process is gone is
+   * taken over at once when it ran on this host.
+   * @default 10000
+   */
+  readonly leaseMs?: number;
+  /**
+   * The longest `withLock` waits for the lock before it rejects.
+   * @default 30000
+   */
+  readonly waitMs?: number;
+}
+
+/** The record as stored: the cool-down as a wall-clock deadline (one host, one clock). */
+interface RecordFile {
+  readonly fence: number;
+  readonly tokens?: StoredSession;
+  readonly coolDownUntil?: number;
+}
+
+const EMPTY: RecordFile = Object.freeze({ fence: 0 });
+
+function isOptionalString(value: unknown): boolean {
+  return value === undefined || typeof value === "string";
+}
+
+function parseTokens(value: unknown): StoredSession | undefined | false {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null) return false;
+  const { accessToken, refreshToken, idToken } = value as Record<string, unknown>;
+  if (typeof accessToken !== "string" || !isOptionalString(refreshToken) || !isOptionalString(idToken)) return false;
+  return {
+    accessToken,
+    ...(typeof refreshToken === "string" ? { refreshToken } : {}),
+    ...(typeof idToken === "string" ? { idToken } : {}),
+  };
+}
+
+/** The record in `text`, or EMPTY when it is not one (never reported: the text holds tokens). */
+function parseRecord(text: string): RecordFile {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return EMPTY;
+  }
+  if (typeof value !== "object" || value === null) return EMPTY;
+  const { fence, tokens, coolDownUntil } = value as Record<string, unknown>;
+  const parsedTokens = parseTokens(tokens);
+  if (!Number.isSafeInteger(fence) || (fence as number) < 0 || parsedTokens === false) return EMPTY;
+  if (coolDownUntil !== undefined && !Number.isFinite(coolDownUntil)) return EMPTY;
+  return {
+    fence: fence as number,
+    ...(parsedTokens ? { tokens: parsedTokens } : {}),
+    ...(coolDownUntil !== undefined ? { coolDownUntil: coolDownUntil as number } : {}),
+  };
+}
+
+async function readRecord(path: string): Promise<RecordFile> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return EMPTY;
+    throw new Error(`fileSessionShare: cannot read ${path} (${code ?? "error"})`);
+  }
+  return parseRecord(text);
+}
+
+function toShared(record: RecordFile): SharedSessionRecord {
+  const left = record.coolDownUntil === undefined ? 0 : record.coolDownUntil - Date.now();
+  return {
+    fence: record.fence,
+    ...(record.tokens ? { tokens: record.tokens } : {}),
+    ...(left > 0 ? { coolDownMs: left } : {}),
+  };
+}
+
+function checkMs(value: unknown, field: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > MAX_TIMER_MS)
+    throw new ValidationError([{ field, message: `must be a number of ms from ${min} to ${MAX_TIMER_MS}` }]);
+  return value;
+}
+
+function checkUpdate(update: { readonly tokens?: StoredSession; readonly coolDownMs?: number }): void {
+  if (update.tokens !== undefined && !parseTokens(update.tokens))
+    throw new ValidationError([{ field: "tokens", message: "must hold an accessToken string" }]);
+  checkMs(update.coolDownMs, "coolDownMs", 0);
+}
+
+/**
+ * A {@link SessionShare} for the processes of one host, kept in the file at `path`: the record is
+ * replaced whole by a rename (a reader never sees half of it), the lock is a file created with
+ * O_EXCL that lapses after `leaseMs` unless renewed, and is taken over at once when its holder's
+ * process on this host is gone. `write` keeps the stored value of a field the update leaves out;
+ * `coolDownMs: 0` ends a cool-down.
+ *
+ * Limit: `write` checks the fence, then renames; a holder frozen for longer than its lease between
+ * the two could still overwrite a newer record. Redis (one script per step) has no such window.
+ * @example
+ * const share = fileSessionShare({ path: "/var/run/my-service/audience-session.json" });
+ */
+export function fileSessionShare(options: FileSessionShareOptions): SessionShare {
+  if (typeof options?.path !== "string" || !options.path.trim())
+    throw new ValidationError([{ field: "path", message: "must be a file path" }]);
+  const path = resolve(options.path);
+  const times = {
+    leaseMs: checkMs(options.leaseMs, "leaseMs", MIN_LEASE_MS) ?? FILE_SESSION_DEFAULTS.leaseMs,
+    waitMs: checkMs(options.waitMs, "waitMs", 0) ?? FILE_SESSION_DEFAULTS.waitMs,
+  };
+  /** The locks this share holds now, by fence: a write with a fence whose lease ran out is refused. */
+  const held = new Map<number, HeldFileLock>();
+  let directory: Promise<unknown> | undefined;
+  const ensureDirectory = () => {
+    directory ??= mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    return directory;
+  };
+  /** Writes of this share, one at a time, so that a merge never reads a record another is replacing. */
+  let writes: Promise<unknown> = Promise.resolve();
+
+  const write = async (update: Parameters<SessionShare["write"]>[0], fence: number): Promise<boolean> => {
+    if (!Number.isSafeInteger(fence) || fence < 1) return false;
+    await ensureDirectory();
+    const current = await readRecord(path);
+    if (fence !== Math.max(await newestLockFence(path), current.fence)) return false;
+    const lock = held.get(fence);
+    if (lock && !lock.holds()) return false; // the lease ran out: another process may be taking over
+    const coolDownUntil =
+      update.coolDownMs === undefined
+        ? current.coolDownUntil
+        : update.coolDownMs > 0
+          ? Date.now() + update.coolDownMs
+          : undefined;
+    const tokens = update.tokens ? parseTokens(update.tokens) : current.tokens;
+    const next: RecordFile = {
+      fence,
+      ...(tokens ? { tokens } : {}),
+      ...(coolDownUntil !== undefined ? { coolDownUntil } : {}),
+    };
+    await writeFileAtomic(path, JSON.stringify(next));
+    return true;
+  };
+
+  return {
+    read: async () => toShared(await readRecord(path)),
+
+    withLock: async (fn, lockOptions) => {
+      await ensureDirectory();
+      const floor = async () => (await readRecord(path)).fence;
+      const lock = await acquireFileLock(path, times, floor, lockOptions?.signal);
+      held.set(lock.fence, lock);
+      try {
+        await removeStaleTempFiles(path, times.leaseMs);
+        return await fn(lock.fence);
+      } finally {
+        held.delete(lock.fence);
+        // A release that fails leaves the lock to lapse after leaseMs; fn's outcome is what matters.
+        await lock.release().catch(() => undefined);
+      }
+    },
+
+    write: async (update, fence) => {
+      checkUpdate(update);
+      const result = writes.then(() => write(update, fence));
+      writes = result.catch(() => undefined);
+      return result;
+    },
+  };
+}
