@@ -6,12 +6,14 @@
  * tokens), always replaced whole by a rename; `<path>.lock.<fence>`, the lock (file-lock.ts);
  * `*.tmp-<pid>-<uuid>`, a write in progress.
  */
+import { createHash } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
-import type { SessionShare, SharedSessionRecord } from "../coordination/session-share.ts";
+import { dirname, join, resolve } from "node:path";
+import type { Coordinator, SessionKey, SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { MAX_TIMER_MS } from "../internal/timers.ts";
 import type { StoredSession } from "../session/token-store.ts";
+import { localCoordinator } from "../transport/partner-state.ts";
 import { removeStaleTempFiles, writeFileAtomic } from "./atomic-file.ts";
 import { acquireFileLock, type HeldFileLock, newestLockFence } from "./file-lock.ts";
 
@@ -200,6 +202,38 @@ export function fileSessionShare(options: FileSessionShareOptions): SessionShare
       const result = writes.then(() => write(update, fence));
       writes = result.catch(() => undefined);
       return result;
+    },
+  };
+}
+
+/** Options of {@link fileCoordinator}. */
+export interface FileCoordinatorOptions extends Omit<FileSessionShareOptions, "path"> {
+  /**
+   * The directory of the session files, one per environment and username (created when first
+   * written). Only your service's user should be able to read it: the files hold tokens.
+   */
+  readonly directory: string;
+}
+
+/**
+ * A coordinator for the processes of one host without Redis (issue 13, item 4): they share one
+ * session through a file (one sign-in, shared refreshes); slots and pace stay per process.
+ */
+export function fileCoordinator(options: FileCoordinatorOptions): Coordinator {
+  const { directory, ...rest } = options ?? ({} as FileCoordinatorOptions);
+  if (typeof directory !== "string" || !directory.trim())
+    throw new ValidationError([{ field: "directory", message: "must be a directory path" }]);
+  const shares = new Map<string, SessionShare>();
+  return {
+    partner: (key) => localCoordinator.partner(key),
+    session(key: SessionKey): SessionShare {
+      const name = createHash("sha256").update(`${key.environment}\n${key.identity}`).digest("hex").slice(0, 24);
+      let share = shares.get(name);
+      if (!share) {
+        share = fileSessionShare({ ...rest, path: join(directory, `session-${name}.json`) });
+        shares.set(name, share);
+      }
+      return share;
     },
   };
 }

@@ -10,7 +10,12 @@ import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { ingestExcel, uploadMedia } from "../workflows/ingest.ts";
 
-export { type FileSessionShareOptions, fileSessionShare } from "./file-session.ts";
+export {
+  type FileCoordinatorOptions,
+  type FileSessionShareOptions,
+  fileCoordinator,
+  fileSessionShare,
+} from "./file-session.ts";
 
 async function read(path: string, field: string): Promise<Uint8Array> {
   if (typeof path !== "string" || !path.trim()) throw new ValidationError([{ field, message: "must be a file path" }]);

@@ -2,20 +2,22 @@
  * A process of a partner's group, forked by test/coordination/cluster.test.ts (issue 13, item 5).
  * argv[2] is a JSON task:
  * - `{ mode: "calls", baseUrl, redisUrl, keyPrefix, calls, spreadMs? }`: a client with the Redis
- *   coordinator makes `calls` described calls at once (or spread over `spreadMs`) and reports
- *   `{ ok, failed }`;
+ *   coordinator (the file coordinator of /node when `directory` is given instead of `redisUrl`)
+ *   makes `calls` described calls at once (or spread over `spreadMs`) and reports `{ ok, failed }`;
  * - `{ mode: "hold", redisUrl, keyPrefix, key, turns }`: takes `turns` of the partner's slots and
  *   reports `{ held }`, then holds them until it is killed.
  */
 import { Redis } from "ioredis";
 import type { PartnerKey } from "../../src/coordination/coordinator.ts";
 import { createAudienceClient } from "../../src/index.ts";
+import { fileCoordinator } from "../../src/node/index.ts";
 import { redisCoordinator } from "../../src/redis/index.ts";
 
 interface CallsTask {
   readonly mode: "calls";
   readonly baseUrl: string;
-  readonly redisUrl: string;
+  readonly redisUrl?: string;
+  readonly directory?: string;
   readonly keyPrefix: string;
   readonly calls: number;
   readonly spreadMs?: number;
@@ -29,10 +31,14 @@ interface HoldTask {
 }
 
 const task = JSON.parse(process.argv[2] as string) as CallsTask | HoldTask;
-const redis = new Redis(task.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-redis.on("error", () => undefined);
-await new Promise((resolve) => redis.once("ready", resolve));
-const coordinator = redisCoordinator({ redis, keyPrefix: task.keyPrefix });
+const redis = task.redisUrl
+  ? new Redis(task.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+  : undefined;
+redis?.on("error", () => undefined);
+if (redis) await new Promise((resolve) => redis.once("ready", resolve));
+const coordinator = redis
+  ? redisCoordinator({ redis, keyPrefix: task.keyPrefix })
+  : fileCoordinator({ directory: (task as CallsTask).directory as string });
 
 if (task.mode === "hold") {
   const partner = coordinator.partner(task.key);
@@ -56,6 +62,6 @@ if (task.mode === "hold") {
   );
   const failed = results.filter((r) => r.status === "rejected").length;
   process.send?.({ ok: task.calls - failed, failed });
-  redis.disconnect();
+  redis?.disconnect();
   process.exit(0);
 }
