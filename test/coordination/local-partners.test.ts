@@ -19,7 +19,11 @@ const session = { accessToken: tokens.AccessToken, idToken: tokens.IdToken };
 
 async function holdAndCount(calls: Array<() => Promise<unknown>>, held: ServerResponse[]): Promise<void> {
   const all = calls.map((c) => c());
-  await new Promise((r) => setTimeout(r, 150));
+  // Until the calls the limiter lets through have all arrived (a loaded machine may take a while).
+  for (let waited = 0, seen = -1; waited < 3_000 && (seen !== held.length || seen === 0); waited += 100) {
+    seen = held.length;
+    await new Promise((r) => setTimeout(r, 100));
+  }
   const drain = setInterval(() => {
     for (const res of held.splice(0)) json(res, 200, {});
   }, 20);
