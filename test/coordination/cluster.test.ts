@@ -196,4 +196,38 @@ describe.skipIf(skip)("a partner's processes on one Redis", () => {
     expect(server.refreshes()).toBeGreaterThanOrEqual(1);
     expect(server.refreshes()).toBeLessThanOrEqual(4);
   }, 20_000);
+
+  it("failClosed: while Redis is away calls fail with a NetworkError, sending nothing; they go through again once it is back", async () => {
+    api = await startFakeApi();
+    const server = api;
+    server.route(slowly(5));
+    const coordinator = redisCoordinator({
+      redis: await redis.ready(redis.client()),
+      keyPrefix: `cluster-${randomUUID()}:`,
+      failClosed: true,
+    });
+    const client = createAudienceClient({
+      baseUrl: server.url,
+      credentials: { username: "u@example.test", password: "pw-secret-value" },
+      coordinator,
+      retry: { maxAttempts: 1 },
+    });
+    const get = () => client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
+    expect((await get()).response.status).toBe(200);
+    const before = server.calls().length;
+    await redis.kill();
+    await expect(get()).rejects.toMatchObject({ name: "NetworkError" });
+    expect(server.calls().length).toBe(before);
+    await redis.restart();
+    const deadline = Date.now() + 5_000;
+    let status = 0;
+    while (status !== 200 && Date.now() < deadline) {
+      status = await get().then(
+        (r) => r.response.status,
+        () => 0,
+      );
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
+  }, 20_000);
 });
