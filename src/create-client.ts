@@ -42,6 +42,7 @@ import { Session } from "./session/session.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
 import { lazyMetrics } from "./transport/lazy-metrics.ts";
 import { type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
+import { openapiRequestClass } from "./transport/send-attempt.ts";
 import type { ClientPaths } from "./types.ts";
 import { createSetupProcess } from "./workflows/setup-process.ts";
 import type { SetupProcess } from "./workflows/setup-process-types.ts";
@@ -128,8 +129,9 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   const hooks: CallHooks[] = [setupStates.hooks(), statusTasks.hooks()];
   const setupHandles = new Map<string, SetupProcess>();
 
-  // Middlewares registered with use(): while there are none, openapi-fetch builds OutgoingRequests.
-  let middlewares = 0;
+  // openapi-fetch's list of middlewares, mirrored (the same one may be registered twice): while it
+  // is empty, openapi-fetch builds OutgoingRequests.
+  const middlewares: unknown[] = [];
 
   async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
     const op = opIndex.get(method)?.get(path);
@@ -175,13 +177,22 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     }
     // A path outside the description: the caller's parseAs still says whether a 2xx must be JSON.
     if (!op && next.parseAs !== undefined && next.parseAs !== "json") next = { ...next, audienceExpectJson: false };
-    // A user's middleware (the client's, or the call's own) is handed real Requests (the client's
-    // default is OutgoingRequest), and can read the body of a response in onResponse.
-    const withMiddleware = middlewares > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
-    if (withMiddleware) {
-      if (next.Request === undefined) next = { ...next, Request: globalThis.Request };
-      if (info) info.keepBody = true;
+    // A user's middleware (the client's, or the call's own) is handed real Requests of the caller's
+    // class, and can read the body of a response in onResponse; without one, openapi-fetch builds
+    // the client's OutgoingRequest (transport/send-attempt.ts). The call's own class goes on to the
+    // Requests `fetch` gets.
+    const withMiddleware = middlewares.length > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
+    const callClass = typeof next.Request === "function" ? (next.Request as typeof Request) : undefined;
+    const requestClass = openapiRequestClass(withMiddleware, callClass, config.Request);
+    if (requestClass || callClass) {
+      const { Request: _given, ...rest } = next;
+      next = {
+        ...rest,
+        ...(requestClass ? { Request: requestClass } : {}),
+        ...(callClass ? { audienceRequest: callClass } : {}),
+      };
     }
+    if (withMiddleware && info) info.keepBody = true;
     // A call's own `fetch` is its transport, not a bypass (issue 18, family 3): the client's steps
     // (token, partner, retries, limits, redaction) run and end in it instead of the client's fetch.
     if (typeof next.fetch === "function") {
@@ -225,10 +236,16 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     request: ((method: string, path: string, init?: Record<string, unknown>) =>
       call(method.toUpperCase(), path, init)) as RawClient["request"],
     use: (...m) => {
-      middlewares += m.length;
       api.use(...m);
+      for (const one of m) if (one) middlewares.push(one);
     },
-    eject: (...m) => api.eject(...m),
+    eject: (...m) => {
+      api.eject(...m);
+      for (const one of m) {
+        const i = middlewares.indexOf(one);
+        if (i !== -1) middlewares.splice(i, 1);
+      }
+    },
     config: publicConfig(config),
     partnerId: () => session?.partnerId,
     sessionStats: () => ({ ...(session as Session).stats }),

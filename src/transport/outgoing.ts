@@ -39,6 +39,8 @@ export interface OutgoingInit extends RequestInit {
   audienceDeadlineAt?: number;
   /** A call's own `fetch` (openapi-fetch's per-request option): the attempts end in it. */
   audienceFetch?: (request: Request) => Promise<Response>;
+  /** A call's own `Request` class (openapi-fetch's per-request option): the class of the Requests `fetch` gets. */
+  audienceRequest?: typeof Request;
 }
 
 /** The init fields the transport sets itself on every attempt, and the client's own. */
@@ -54,6 +56,7 @@ const OWN = new Set([
   "audienceDeadlineAt",
   "transportRetries",
   "audienceFetch",
+  "audienceRequest",
 ]);
 
 /**
@@ -84,6 +87,7 @@ export class OutgoingRequest {
   readonly audienceExpectJson: boolean;
   readonly audienceDeadlineAt: number | undefined;
   readonly audienceFetch: ((request: Request) => Promise<Response>) | undefined;
+  readonly audienceRequest: typeof Request | undefined;
   /** The Fetch standard's `priority`: "low" puts the call in the partner's background lane (issue 19). */
   readonly priority: RequestPriority | undefined;
   /** The init fields passed on to `fetch` as given (passThroughOf). */
@@ -100,6 +104,7 @@ export class OutgoingRequest {
     this.priority = init.priority;
     this.audienceDeadlineAt = init.audienceDeadlineAt;
     this.audienceFetch = init.audienceFetch;
+    this.audienceRequest = init.audienceRequest;
     this.passThrough = passThroughOf(init);
   }
 }
@@ -124,14 +129,20 @@ function describe(input: Request | OutgoingRequest): OutgoingInit {
     audienceExpectJson: expectJson,
     audienceDeadlineAt: deadlineAt,
     audienceFetch: ownFetch,
+    audienceRequest: ownClass,
     priority,
   } = input as {
     audienceCall?: CallInfo;
     audienceExpectJson?: boolean;
     audienceDeadlineAt?: number;
     audienceFetch?: (request: Request) => Promise<Response>;
+    audienceRequest?: typeof Request;
     priority?: RequestPriority;
   };
+  // A Request of the caller's own class (a middleware built or returned it) goes on in that class.
+  const requestClass =
+    ownClass ??
+    (input instanceof Request && input.constructor !== Request ? (input.constructor as typeof Request) : undefined);
   return {
     ...(input instanceof OutgoingRequest ? input.passThrough : requestPassThrough(input)),
     method: input.method,
@@ -142,6 +153,7 @@ function describe(input: Request | OutgoingRequest): OutgoingInit {
     ...(priority ? { priority } : {}),
     ...(deadlineAt === undefined ? {} : { audienceDeadlineAt: deadlineAt }),
     ...(ownFetch ? { audienceFetch: ownFetch } : {}),
+    ...(requestClass ? { audienceRequest: requestClass } : {}),
   };
 }
 
