@@ -161,6 +161,8 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       if (valueIssues.length)
         throw new ValidationError(valueIssues, { method, path, expected: "valid input; nothing was sent" });
     }
+    // A user's middleware (the client's, or the call's own) sees the call as openapi-fetch shows it.
+    const withMiddleware = middlewares.length > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
     let info: CallInfo | undefined;
     let hooked: HookedCall | undefined;
     if (op) {
@@ -169,19 +171,18 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       const validating = validateRequest(hooked, config.maxPageLimit);
       if (validating) await validating; // the first call loads the schemas (a lazily loaded chunk)
       for (const h of hooks) h.before?.(hooked);
-      // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone.
+      // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone
+      // unless a middleware sees the call (its `options.parseAs` is the caller's).
       const parseJson = next.parseAs === undefined || next.parseAs === "json";
       info = { op, parseJson, ...(next.transportRetries === false ? { transportRetries: false as const } : {}) };
-      next = { ...next, params, audienceCall: info, parseAs: parseJson ? "stream" : next.parseAs };
+      next = { ...next, params, audienceCall: info, parseAs: parseJson && !withMiddleware ? "stream" : next.parseAs };
       if (op.host === "media" && next.baseUrl === undefined) next = { ...next, baseUrl: config.mediaUrl.href };
     }
     // A path outside the description: the caller's parseAs still says whether a 2xx must be JSON.
     if (!op && next.parseAs !== undefined && next.parseAs !== "json") next = { ...next, audienceExpectJson: false };
-    // A user's middleware (the client's, or the call's own) is handed real Requests of the caller's
-    // class, and can read the body of a response in onResponse; without one, openapi-fetch builds
-    // the client's OutgoingRequest (transport/send-attempt.ts). The call's own class goes on to the
-    // Requests `fetch` gets.
-    const withMiddleware = middlewares.length > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
+    // The middleware is handed real Requests of the caller's class, and can read the body of a
+    // response in onResponse; without one, openapi-fetch builds the client's OutgoingRequest
+    // (transport/send-attempt.ts). The call's own class goes on to the Requests `fetch` gets.
     const callClass = typeof next.Request === "function" ? (next.Request as typeof Request) : undefined;
     const requestClass = openapiRequestClass(withMiddleware, callClass, config.Request);
     if (requestClass || callClass) {
