@@ -42,6 +42,12 @@ export interface SendOptions {
 }
 
 /**
+ * A `fetch` that answers with something other than a Response: a bug in the caller's code (a mock
+ * returning nothing), thrown at once as openapi-fetch fails on it, never retried as a network error.
+ */
+export class NotAResponseError extends TypeError {}
+
+/**
  * Sends one attempt.
  * @param clientFetch the `fetch` option; undefined: the runtime's fetch, looked up at call time
  *   (so a fetch patched later, as test tools do, is used)
@@ -63,5 +69,12 @@ export function sendAttempt(
   if (call.passThrough)
     for (const [key, value] of Object.entries(call.passThrough))
       if (!(key in request)) (request as unknown as Record<string, unknown>)[key] = value;
-  return fetchFn ? fetchFn(request) : globalThis.fetch(request);
+  return fetchFn ? sendTo(fetchFn, request) : globalThis.fetch(request);
+}
+
+/** The caller's fetch, checked: a mock may return anything, synchronously or not. */
+async function sendTo(fetchFn: FetchFn, request: Request): Promise<Response> {
+  const value: unknown = await fetchFn(request);
+  if (typeof (value as Response | undefined)?.headers?.get === "function") return value as Response;
+  throw new NotAResponseError(`fetch must return a Response, not ${value === null ? "null" : typeof value}`);
 }
