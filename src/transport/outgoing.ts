@@ -1,9 +1,10 @@
 /**
- * What the transport receives. The client's typed methods hand openapi-fetch `OutgoingRequest` as
- * its `Request` class: a plain record of the call (no stream, no signal plumbing), which the
- * policies can send again as often as a retry needs, and which names the operation the call is
- * for, so nothing has to be parsed back out of the URL. A real Request (a sign-in, a user's
- * middleware, a write check) is read into the same shape.
+ * What the transport receives. While no middleware is registered, the client's typed methods hand
+ * openapi-fetch `OutgoingRequest` as its `Request` class (send-attempt.ts says when and why): a
+ * plain record of the call (no stream, no signal plumbing), which the policies can send again as
+ * often as a retry needs, and which names the operation the call is for, so nothing has to be
+ * parsed back out of the URL. A real Request (a sign-in, a user's middleware, a write check) is
+ * read into the same shape.
  */
 import type { OperationInfo } from "../../generated/operations.ts";
 
