@@ -95,6 +95,15 @@ describe("a call's own Request class reaches fetch", () => {
     expectTagged(seen[0]);
   });
 
+  it("a Request of its own class that a middleware returns goes on to fetch in that class", async () => {
+    const seen: Request[] = [];
+    const client = createAudienceClient({ baseUrl: server.url, session, fetch: recordingFetch(seen) });
+    client.use({ onRequest: ({ request }) => new TaggedRequest(request) });
+    const { data } = await client.GET("/events/{eid}", { params });
+    expect(data).toEqual({ id: "evt-1" });
+    expectTagged(seen[0]);
+  });
+
   it("a call without one gets the runtime's Request", async () => {
     const seen: Request[] = [];
     const client = createAudienceClient({ baseUrl: server.url, session, fetch: recordingFetch(seen) });
