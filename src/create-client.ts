@@ -129,9 +129,10 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   const hooks: CallHooks[] = [setupStates.hooks(), statusTasks.hooks()];
   const setupHandles = new Map<string, SetupProcess>();
 
-  // openapi-fetch's list of middlewares, mirrored (the same one may be registered twice): while it
-  // is empty, openapi-fetch builds OutgoingRequests.
-  const middlewares: unknown[] = [];
+  // Middlewares registered with use(): while there are none, openapi-fetch builds OutgoingRequests.
+  // Never counted down by eject(): a middleware may be registered twice and ejected once, and after
+  // an eject the real-Request path is only slower, never wrong.
+  let middlewares = 0;
 
   async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
     const op = opIndex.get(method)?.get(path);
@@ -162,7 +163,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
         throw new ValidationError(valueIssues, { method, path, expected: "valid input; nothing was sent" });
     }
     // A user's middleware (the client's, or the call's own) sees the call as openapi-fetch shows it.
-    const withMiddleware = middlewares.length > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
+    const withMiddleware = middlewares > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
     let info: CallInfo | undefined;
     let hooked: HookedCall | undefined;
     if (op) {
@@ -180,25 +181,21 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     }
     // A path outside the description: the caller's parseAs still says whether a 2xx must be JSON.
     if (!op && next.parseAs !== undefined && next.parseAs !== "json") next = { ...next, audienceExpectJson: false };
-    // The middleware is handed real Requests of the caller's class, and can read the body of a
-    // response in onResponse; without one, openapi-fetch builds the client's OutgoingRequest
-    // (transport/send-attempt.ts). The call's own class goes on to the Requests `fetch` gets.
-    const callClass = typeof next.Request === "function" ? (next.Request as typeof Request) : undefined;
-    const requestClass = openapiRequestClass(withMiddleware, callClass, config.Request);
-    if (requestClass || callClass) {
-      const { Request: _given, ...rest } = next;
-      next = {
-        ...rest,
-        ...(requestClass ? { Request: requestClass } : {}),
-        ...(callClass ? { audienceRequest: callClass } : {}),
-      };
-    }
     if (withMiddleware && info) info.keepBody = true;
-    // A call's own `fetch` is its transport, not a bypass (issue 18, family 3): the client's steps
-    // (token, partner, retries, limits, redaction) run and end in it instead of the client's fetch.
-    if (typeof next.fetch === "function") {
-      const { fetch: own, ...rest } = next;
-      next = { ...rest, audienceFetch: own };
+    // A middleware is handed real Requests of the caller's class, and can read the body of a
+    // response in onResponse; without one, openapi-fetch builds the client's OutgoingRequest
+    // (transport/send-attempt.ts; undefined is openapi-fetch's default). The call's own class and
+    // `fetch` go on to the transport: a call's own `fetch` is its transport, not a bypass (issue 18,
+    // family 3): the client's steps (token, partner, retries, limits, redaction) end in it.
+    if (withMiddleware || next.Request || next.fetch) {
+      const callClass = next.Request as typeof Request | undefined;
+      next = {
+        ...next,
+        Request: openapiRequestClass(withMiddleware, callClass, config.Request),
+        audienceRequest: callClass,
+        fetch: undefined,
+        audienceFetch: next.fetch,
+      };
     }
     const result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);
     if (info?.parseJson && result.response.ok && "data" in result) {
@@ -237,16 +234,10 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
     request: ((method: string, path: string, init?: Record<string, unknown>) =>
       call(method.toUpperCase(), path, init)) as RawClient["request"],
     use: (...m) => {
+      middlewares += m.length;
       api.use(...m);
-      for (const one of m) if (one) middlewares.push(one);
     },
-    eject: (...m) => {
-      api.eject(...m);
-      for (const one of m) {
-        const i = middlewares.indexOf(one);
-        if (i !== -1) middlewares.splice(i, 1);
-      }
-    },
+    eject: (...m) => api.eject(...m),
     config: publicConfig(config),
     partnerId: () => session?.partnerId,
     sessionStats: () => ({ ...(session as Session).stats }),

@@ -27,21 +27,21 @@ export interface CallInfo {
 
 /** The request init openapi-fetch passes through, plus the call's description. */
 export interface OutgoingInit extends RequestInit {
-  audienceCall?: CallInfo;
+  audienceCall?: CallInfo | undefined;
   /**
    * False when the caller asked openapi-fetch for a body other than JSON (`parseAs` text, blob,
    * arrayBuffer, stream): a 2xx that is not JSON is then the answer, not a broken reply.
    */
-  audienceExpectJson?: boolean;
+  audienceExpectJson?: boolean | undefined;
   /**
    * The monotonic ms (internal/clock.ts) by which the call must end: set by helpers with a
    * `deadlineMs` spanning several calls (issue 19). The client's `retry.deadlineMs` still applies.
    */
-  audienceDeadlineAt?: number;
+  audienceDeadlineAt?: number | undefined;
   /** A call's own `fetch` (openapi-fetch's per-request option): the attempts end in it. */
-  audienceFetch?: (request: Request) => Promise<Response>;
+  audienceFetch?: ((request: Request) => Promise<Response>) | undefined;
   /** A call's own `Request` class (openapi-fetch's per-request option): the class of the Requests `fetch` gets. */
-  audienceRequest?: typeof Request;
+  audienceRequest?: typeof Request | undefined;
 }
 
 /** The init fields the transport sets itself on every attempt, and the client's own. */
@@ -130,31 +130,28 @@ function describe(input: Request | OutgoingRequest): OutgoingInit {
     audienceExpectJson: expectJson,
     audienceDeadlineAt: deadlineAt,
     audienceFetch: ownFetch,
-    audienceRequest: ownClass,
     priority,
   } = input as {
     audienceCall?: CallInfo;
     audienceExpectJson?: boolean;
     audienceDeadlineAt?: number;
     audienceFetch?: (request: Request) => Promise<Response>;
-    audienceRequest?: typeof Request;
     priority?: RequestPriority;
   };
-  // A Request of the caller's own class (a middleware built or returned it) goes on in that class.
-  const requestClass =
-    ownClass ??
-    (input instanceof Request && input.constructor !== Request ? (input.constructor as typeof Request) : undefined);
+  // A Request of the caller's own class (openapi-fetch built it for a middleware, or a middleware
+  // returned it) goes on to `fetch` in that class.
+  const requestClass = input instanceof OutgoingRequest ? input.audienceRequest : input.constructor;
   return {
     ...(input instanceof OutgoingRequest ? input.passThrough : requestPassThrough(input)),
     method: input.method,
     headers: input.headers,
     signal: input.signal ?? null,
-    ...(call ? { audienceCall: call } : {}),
-    ...(expectJson === false ? { audienceExpectJson: false } : {}),
     ...(priority ? { priority } : {}),
-    ...(deadlineAt === undefined ? {} : { audienceDeadlineAt: deadlineAt }),
-    ...(ownFetch ? { audienceFetch: ownFetch } : {}),
-    ...(requestClass ? { audienceRequest: requestClass } : {}),
+    audienceCall: call,
+    audienceExpectJson: expectJson,
+    audienceDeadlineAt: deadlineAt,
+    audienceFetch: ownFetch,
+    audienceRequest: requestClass === Request ? undefined : (requestClass as typeof Request),
   };
 }
 

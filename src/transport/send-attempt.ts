@@ -76,5 +76,5 @@ export function sendAttempt(
 async function sendTo(fetchFn: FetchFn, request: Request): Promise<Response> {
   const value: unknown = await fetchFn(request);
   if (typeof (value as Response | undefined)?.headers?.get === "function") return value as Response;
-  throw new NotAResponseError(`fetch must return a Response, not ${value === null ? "null" : typeof value}`);
+  throw new NotAResponseError(`fetch returned ${value === null ? "null" : typeof value}, not a Response`);
 }

@@ -83,7 +83,7 @@ describe("the guide's bare vi.fn() (returns undefined)", () => {
       .PUT("/setup_processes/{eid}", { params: { path: { eid: "e1" } }, body: { goal: "ROAS", total_budget: 1 } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
-    expect(String(error)).toMatch(/fetch.*must return a Response/);
+    expect(String(error)).toMatch(/fetch returned undefined, not a Response/);
     expect(mockFetch).toHaveBeenCalledTimes(1);
   });
 });
