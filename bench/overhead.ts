@@ -318,6 +318,7 @@ async function policyCosts(): Promise<Array<[string, number]>> {
     deadlineAt: undefined,
     passThrough: undefined,
     fetch: undefined,
+    requestClass: undefined,
     expectJson: true,
     signal: undefined,
     startedAt: 0,
@@ -340,7 +341,7 @@ async function policyCosts(): Promise<Array<[string, number]>> {
     }),
   });
   const through = (list: Policy[]) => {
-    const run = compose(list, fetchTerminal(stub, false, config.maxResponseBytes));
+    const run = compose(list, fetchTerminal(stub, undefined, config.maxResponseBytes));
     return () => {
       const ctx = ctxOf();
       return run(firstAttempt(ctx), ctx);

@@ -42,6 +42,7 @@ import { Session } from "./session/session.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
 import { lazyMetrics } from "./transport/lazy-metrics.ts";
 import { type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
+import { openapiRequestClass } from "./transport/send-attempt.ts";
 import type { ClientPaths } from "./types.ts";
 import { createSetupProcess } from "./workflows/setup-process.ts";
 import type { SetupProcess } from "./workflows/setup-process-types.ts";
@@ -129,6 +130,8 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   const setupHandles = new Map<string, SetupProcess>();
 
   // Middlewares registered with use(): while there are none, openapi-fetch builds OutgoingRequests.
+  // Never counted down by eject(): a middleware may be registered twice and ejected once, and after
+  // an eject the real-Request path is only slower, never wrong.
   let middlewares = 0;
 
   async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
@@ -159,6 +162,8 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       if (valueIssues.length)
         throw new ValidationError(valueIssues, { method, path, expected: "valid input; nothing was sent" });
     }
+    // A user's middleware (the client's, or the call's own) sees the call as openapi-fetch shows it.
+    const withMiddleware = middlewares > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
     let info: CallInfo | undefined;
     let hooked: HookedCall | undefined;
     if (op) {
@@ -167,26 +172,30 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       const validating = validateRequest(hooked, config.maxPageLimit);
       if (validating) await validating; // the first call loads the schemas (a lazily loaded chunk)
       for (const h of hooks) h.before?.(hooked);
-      // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone.
+      // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone
+      // unless a middleware sees the call (its `options.parseAs` is the caller's).
       const parseJson = next.parseAs === undefined || next.parseAs === "json";
       info = { op, parseJson, ...(next.transportRetries === false ? { transportRetries: false as const } : {}) };
-      next = { ...next, params, audienceCall: info, parseAs: parseJson ? "stream" : next.parseAs };
+      next = { ...next, params, audienceCall: info, parseAs: parseJson && !withMiddleware ? "stream" : next.parseAs };
       if (op.host === "media" && next.baseUrl === undefined) next = { ...next, baseUrl: config.mediaUrl.href };
     }
     // A path outside the description: the caller's parseAs still says whether a 2xx must be JSON.
     if (!op && next.parseAs !== undefined && next.parseAs !== "json") next = { ...next, audienceExpectJson: false };
-    // A user's middleware (the client's, or the call's own) is handed real Requests (the client's
-    // default is OutgoingRequest), and can read the body of a response in onResponse.
-    const withMiddleware = middlewares > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
-    if (withMiddleware) {
-      if (next.Request === undefined) next = { ...next, Request: globalThis.Request };
-      if (info) info.keepBody = true;
-    }
-    // A call's own `fetch` is its transport, not a bypass (issue 18, family 3): the client's steps
-    // (token, partner, retries, limits, redaction) run and end in it instead of the client's fetch.
-    if (typeof next.fetch === "function") {
-      const { fetch: own, ...rest } = next;
-      next = { ...rest, audienceFetch: own };
+    if (withMiddleware && info) info.keepBody = true;
+    // A middleware is handed real Requests of the caller's class, and can read the body of a
+    // response in onResponse; without one, openapi-fetch builds the client's OutgoingRequest
+    // (transport/send-attempt.ts; undefined is openapi-fetch's default). The call's own class and
+    // `fetch` go on to the transport: a call's own `fetch` is its transport, not a bypass (issue 18,
+    // family 3): the client's steps (token, partner, retries, limits, redaction) end in it.
+    if (withMiddleware || next.Request || next.fetch) {
+      const callClass = next.Request as typeof Request | undefined;
+      next = {
+        ...next,
+        Request: openapiRequestClass(withMiddleware, callClass, config.Request),
+        audienceRequest: callClass,
+        fetch: undefined,
+        audienceFetch: next.fetch,
+      };
     }
     const result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);
     if (info?.parseJson && result.response.ok && "data" in result) {

@@ -96,6 +96,11 @@ export interface AudienceClientOptions {
   partnerIdPatterns?: readonly RegExp[];
   /** Transport: receives one Request per attempt. @default globalThis.fetch */
   fetch?: (request: Request) => Promise<Response>;
+  /**
+   * The class of the Requests `fetch` and middleware receive (openapi-fetch's `Request` option); a
+   * call's own `Request` wins. @default globalThis.Request
+   */
+  Request?: typeof Request;
   /** Calls in flight at most, per partner. @default 8 (Section 8.4); more is refused. */
   maxConcurrency?: number;
   /** Retry policy (Section 8.2, 8.3). */
@@ -180,7 +185,9 @@ export interface ClientConfig {
   readonly tokenStore: TokenStore | undefined;
   readonly partnerId: string | undefined;
   readonly partnerIdPatterns: readonly RegExp[];
-  readonly fetch: (request: Request) => Promise<Response>;
+  /** The `fetch` option; undefined: the runtime's fetch, looked up at call time (transport/send-attempt.ts). */
+  readonly fetch: ((request: Request) => Promise<Response>) | undefined;
+  readonly Request: typeof Request | undefined;
   readonly maxConcurrency: number;
   readonly retry: Readonly<Required<Omit<RetryOptions, "deadlineMs">> & { deadlineMs: number | undefined }>;
   readonly timeoutMs: number;
@@ -311,13 +318,6 @@ function adPlatformSegment(value: unknown): string {
   return value as string;
 }
 
-/**
- * The default transport: the runtime's fetch, looked up at call time (so a fetch patched later, as
- * test tools do, is used). The transport recognizes it and calls `fetch(url, init)` directly,
- * which builds one Request instead of two.
- */
-export const globalFetch = (request: Request): Promise<Response> => globalThis.fetch(request);
-
 function serverSideOnly(): void {
   if (isBrowserLike())
     fail(
@@ -378,8 +378,11 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
   const patterns = options.partnerIdPatterns ?? [];
   if (!Array.isArray(patterns) || !patterns.every((p) => p instanceof RegExp))
     fail("partnerIdPatterns", "must be an array of RegExp");
-  const fetchFn = options.fetch ?? (typeof globalThis.fetch === "function" ? globalFetch : undefined);
-  if (typeof fetchFn !== "function") fail("fetch", "must be a function (no global fetch in this runtime)");
+  const fetchFn = options.fetch;
+  if (typeof (fetchFn ?? globalThis.fetch) !== "function")
+    fail("fetch", "must be a function (no global fetch in this runtime)");
+  const RequestClass = options.Request;
+  if (RequestClass !== undefined && typeof RequestClass !== "function") fail("Request", "must be a Request class");
   const retry = object("retry", options.retry ?? {}, "an object") as RetryOptions;
   const rateLimitDelayMs = retry.rateLimitDelayMs ?? [SPEC.rateLimitWaitMinMs, SPEC.rateLimitWaitMaxMs];
   if (
@@ -431,7 +434,8 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     partnerId,
     // Copies without `g`/`y`: their lastIndex would carry from one test to the next (issue 17).
     partnerIdPatterns: Object.freeze([PARTNER_ID_PATTERN, ...patterns.map(statelessCopy)]),
-    fetch: fetchFn as ClientConfig["fetch"],
+    fetch: fetchFn,
+    Request: RequestClass,
     maxConcurrency: positiveInt("maxConcurrency", options.maxConcurrency, SPEC.maxConcurrency, SPEC.maxConcurrency),
     retry: Object.freeze({
       maxAttempts: positiveInt("retry.maxAttempts", retry.maxAttempts, SPEC.maxAttempts, SPEC.maxAttempts),

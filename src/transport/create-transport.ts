@@ -12,7 +12,7 @@ import type { OperationMatcher } from "../internal/operation-matcher.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ServerClock } from "../internal/server-clock.ts";
 import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
-import { type ClientConfig, globalFetch, type Logger } from "../options.ts";
+import type { ClientConfig, Logger } from "../options.ts";
 import type { Session } from "../session/session.ts";
 import { credentialsPolicy, PARTNER_HEADER, sessionPolicy } from "./auth-policy.ts";
 import { clockPolicy } from "./clock-policy.ts";
@@ -126,7 +126,7 @@ export function createTransport(deps: TransportDeps): Transport {
     clockPolicy(deps.clock),
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
   ];
-  const run = compose(policies, fetchTerminal(config.fetch, config.fetch === globalFetch, config.maxResponseBytes));
+  const run = compose(policies, fetchTerminal(config.fetch, config.Request, config.maxResponseBytes));
   // A typed call names its operation; it is trusted when the URL is under that operation's base.
   const prefixes = { main: `${trimSlash(config.baseUrl.href)}/`, media: `${trimSlash(config.mediaUrl.href)}/` };
 
@@ -178,6 +178,7 @@ export function createTransport(deps: TransportDeps): Transport {
       lane: out.priority === "low" ? "background" : "interactive",
       passThrough: out.passThrough,
       fetch: out.audienceFetch,
+      requestClass: out.audienceRequest,
       signal: scope?.signal,
       startedAt,
       deadlineAt,

@@ -10,17 +10,18 @@
 import { AttemptFailure, describeNetworkError } from "./failure.ts";
 import type { Attempt, CallContext, Next } from "./policy.ts";
 import { readBody } from "./read-body.ts";
+import { type FetchFn, NotAResponseError, sendAttempt } from "./send-attempt.ts";
 
 const decoder = new TextDecoder();
 
 /**
- * @param fetchFn the `fetch` option, called with one Request per attempt
- * @param direct the option is the runtime's own fetch: call it with (url, init), one Request fewer
+ * @param fetchFn the `fetch` option, called with one Request per attempt; undefined: the runtime's
+ * @param requestClass the `Request` option: the class of the Requests `fetch` gets
  * @param maxResponseBytes the largest body read (option `maxResponseBytes`)
  */
 export function fetchTerminal(
-  fetchFn: (request: Request) => Promise<Response>,
-  direct: boolean,
+  fetchFn: FetchFn | undefined,
+  requestClass: typeof Request | undefined,
   maxResponseBytes: number,
 ): Next {
   return async (attempt: Attempt, ctx: CallContext) => {
@@ -39,12 +40,7 @@ export function fetchTerminal(
     // but cannot be used (reset mid-body, not JSON) keeps it for the error that reports it.
     const requestId = (): string | undefined => response?.headers.get("x-request-id") ?? undefined;
     try {
-      const own = ctx.fetch;
-      response = own
-        ? await own(requestOf(attempt.url, init, ctx))
-        : direct
-          ? await globalThis.fetch(attempt.url, init)
-          : await fetchFn(requestOf(attempt.url, init, ctx));
+      response = await sendAttempt(attempt.url, init, ctx, fetchFn, requestClass);
       if (response.type === "opaqueredirect")
         throw new AttemptFailure("redirect", true, "redirect not followed (the runtime hides its target)");
       const call = ctx.call;
@@ -70,6 +66,7 @@ export function fetchTerminal(
         headers,
       });
     } catch (error) {
+      if (error instanceof NotAResponseError) throw error;
       // A failure after the headers arrived (timeout, deadline, size) keeps their request id (Section 7).
       if (error instanceof AttemptFailure) throw error.withRequestId(requestId());
       if (attempt.signal?.aborted) {
@@ -90,18 +87,6 @@ function parseJson(text: string, type: string | null, requestId: string | undefi
   } catch {
     throw new AttemptFailure("malformed", true, "response body is not valid JSON", requestId);
   }
-}
-
-/**
- * The Request the `fetch` option gets: the init's custom properties (Next.js `next`), which a
- * Request does not keep, are copied onto it as openapi-fetch does, so a fetch reading them works.
- */
-function requestOf(url: string, init: RequestInit, ctx: CallContext): Request {
-  const request = new Request(url, init);
-  if (ctx.passThrough)
-    for (const [key, value] of Object.entries(ctx.passThrough))
-      if (!(key in request)) (request as unknown as Record<string, unknown>)[key] = value;
-  return request;
 }
 
 /** The same response with its (already read and decoded) body readable again. */

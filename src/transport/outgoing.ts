@@ -1,9 +1,10 @@
 /**
- * What the transport receives. The client's typed methods hand openapi-fetch `OutgoingRequest` as
- * its `Request` class: a plain record of the call (no stream, no signal plumbing), which the
- * policies can send again as often as a retry needs, and which names the operation the call is
- * for, so nothing has to be parsed back out of the URL. A real Request (a sign-in, a user's
- * middleware, a write check) is read into the same shape.
+ * What the transport receives. While no middleware is registered, the client's typed methods hand
+ * openapi-fetch `OutgoingRequest` as its `Request` class (send-attempt.ts says when and why): a
+ * plain record of the call (no stream, no signal plumbing), which the policies can send again as
+ * often as a retry needs, and which names the operation the call is for, so nothing has to be
+ * parsed back out of the URL. A real Request (a sign-in, a user's middleware, a write check) is
+ * read into the same shape.
  */
 import type { OperationInfo } from "../../generated/operations.ts";
 
@@ -26,19 +27,21 @@ export interface CallInfo {
 
 /** The request init openapi-fetch passes through, plus the call's description. */
 export interface OutgoingInit extends RequestInit {
-  audienceCall?: CallInfo;
+  audienceCall?: CallInfo | undefined;
   /**
    * False when the caller asked openapi-fetch for a body other than JSON (`parseAs` text, blob,
    * arrayBuffer, stream): a 2xx that is not JSON is then the answer, not a broken reply.
    */
-  audienceExpectJson?: boolean;
+  audienceExpectJson?: boolean | undefined;
   /**
    * The monotonic ms (internal/clock.ts) by which the call must end: set by helpers with a
    * `deadlineMs` spanning several calls (issue 19). The client's `retry.deadlineMs` still applies.
    */
-  audienceDeadlineAt?: number;
+  audienceDeadlineAt?: number | undefined;
   /** A call's own `fetch` (openapi-fetch's per-request option): the attempts end in it. */
-  audienceFetch?: (request: Request) => Promise<Response>;
+  audienceFetch?: ((request: Request) => Promise<Response>) | undefined;
+  /** A call's own `Request` class (openapi-fetch's per-request option): the class of the Requests `fetch` gets. */
+  audienceRequest?: typeof Request | undefined;
 }
 
 /** The init fields the transport sets itself on every attempt, and the client's own. */
@@ -54,6 +57,7 @@ const OWN = new Set([
   "audienceDeadlineAt",
   "transportRetries",
   "audienceFetch",
+  "audienceRequest",
 ]);
 
 /**
@@ -84,6 +88,7 @@ export class OutgoingRequest {
   readonly audienceExpectJson: boolean;
   readonly audienceDeadlineAt: number | undefined;
   readonly audienceFetch: ((request: Request) => Promise<Response>) | undefined;
+  readonly audienceRequest: typeof Request | undefined;
   /** The Fetch standard's `priority`: "low" puts the call in the partner's background lane (issue 19). */
   readonly priority: RequestPriority | undefined;
   /** The init fields passed on to `fetch` as given (passThroughOf). */
@@ -100,6 +105,7 @@ export class OutgoingRequest {
     this.priority = init.priority;
     this.audienceDeadlineAt = init.audienceDeadlineAt;
     this.audienceFetch = init.audienceFetch;
+    this.audienceRequest = init.audienceRequest;
     this.passThrough = passThroughOf(init);
   }
 }
@@ -132,16 +138,20 @@ function describe(input: Request | OutgoingRequest): OutgoingInit {
     audienceFetch?: (request: Request) => Promise<Response>;
     priority?: RequestPriority;
   };
+  // A Request of the caller's own class (openapi-fetch built it for a middleware, or a middleware
+  // returned it) goes on to `fetch` in that class.
+  const requestClass = input instanceof OutgoingRequest ? input.audienceRequest : input.constructor;
   return {
     ...(input instanceof OutgoingRequest ? input.passThrough : requestPassThrough(input)),
     method: input.method,
     headers: input.headers,
     signal: input.signal ?? null,
-    ...(call ? { audienceCall: call } : {}),
-    ...(expectJson === false ? { audienceExpectJson: false } : {}),
     ...(priority ? { priority } : {}),
-    ...(deadlineAt === undefined ? {} : { audienceDeadlineAt: deadlineAt }),
-    ...(ownFetch ? { audienceFetch: ownFetch } : {}),
+    audienceCall: call,
+    audienceExpectJson: expectJson,
+    audienceDeadlineAt: deadlineAt,
+    audienceFetch: ownFetch,
+    audienceRequest: requestClass === Request ? undefined : (requestClass as typeof Request),
   };
 }
 

@@ -43,6 +43,8 @@ export interface CallContext {
   readonly expectJson: boolean;
   /** The call's own `fetch`, when it gave one: its attempts end there instead of the client's. */
   readonly fetch: ((request: Request) => Promise<Response>) | undefined;
+  /** The call's own `Request` class, when it gave one: the class of the Requests its `fetch` gets. */
+  readonly requestClass: typeof Request | undefined;
   /** The caller's init fields for `fetch` (credentials, cache, keepalive, `next`, …), passed on as given. */
   readonly passThrough: Record<string, unknown> | undefined;
   /** The partner's queue the call waits in: "background" for `priority: "low"` (issue 19). */
