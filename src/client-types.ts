@@ -82,8 +82,6 @@ export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number]
   useCredentials(credentials: { username: string; password: string }): void;
   /** A new session for this client (as the `session` option); forgets any remembered refusal. */
   useSession(session: SessionTokens): void;
-  /** Adds hooks around every call (used by the workflow helpers; available to extensions). */
-  addHooks(hooks: CallHooks): void;
   /** The campaign setup of one event (Section 3): one handle per eid, shared by every caller. */
   setupProcess(eid: string): SetupProcess;
   /**

@@ -54,6 +54,8 @@ export interface InternalSeams {
   retryHooks?: Parameters<typeof createTransport>[0]["retryHooks"];
   /** Autosave debounce (Section 3: 1 s). */
   autosaveDebounceMs?: number;
+  /** Hooks around every call, after the client's own (tests of how a throwing hook is contained). */
+  hooks?: readonly CallHooks[];
 }
 
 /** Operations by method, then path template. */
@@ -74,7 +76,12 @@ for (const op of operations) {
  * const client = createAudienceClient({ baseUrl: "https://<host>/api/v3", credentials: { username, password } });
  * const { data, error } = await client.GET("/events/{eid}", { params: { path: { eid } } });
  */
-export function createAudienceClient(options: AudienceClientOptions, seams: InternalSeams = {}): AudienceClient {
+export function createAudienceClient(options: AudienceClientOptions): AudienceClient {
+  return createClientWithSeams(options, {});
+}
+
+/** {@link createAudienceClient} with the test seams; not exported from any entry point. */
+export function createClientWithSeams(options: AudienceClientOptions, seams: InternalSeams): AudienceClient {
   const config = normalizeOptions(options);
   const redactor = new Redactor();
   const logger = observedLogger(config.logger, redactor);
@@ -126,7 +133,7 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
   });
   const setupStates = new SetupStates();
   const statusTasks = new StatusTaskStarts();
-  const hooks: CallHooks[] = [setupStates.hooks(), statusTasks.hooks()];
+  const hooks: CallHooks[] = [setupStates.hooks(), statusTasks.hooks(), ...(seams.hooks ?? [])];
   const setupHandles = new Map<string, SetupProcess>();
 
   // Middlewares registered with use(): while there are none, openapi-fetch builds OutgoingRequests.
@@ -254,7 +261,6 @@ export function createAudienceClient(options: AudienceClientOptions, seams: Inte
       (session as Session).useCredentials(normalizeCredentials(credentials, config.dangerouslyAllowBrowser)),
     useSession: (tokens) =>
       (session as Session).useSession(normalizeSessionTokens(tokens, config.dangerouslyAllowBrowser)),
-    addHooks: (h) => void hooks.push(h),
     hasSentClientCampaignStatus: (eid) => statusTasks.has(eid),
     setupProcess(eid) {
       const issues = pathParamIssues({ eid }, ["eid"]);

@@ -6,7 +6,7 @@
  */
 
 export { API_VERSION } from "../generated/operations.ts";
-export type { AudienceClient, CallHooks, CallParams, HookedCall, PublicConfig } from "./client-types.ts";
+export type { AudienceClient, CallParams, PublicConfig } from "./client-types.ts";
 export type {
   Coordinator,
   Lane,

@@ -5,6 +5,7 @@
  * does not move — and the client must stay usable: a good call succeeds after every row.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createClientWithSeams } from "../../src/create-client.ts";
 import {
   type AudienceClient,
   type AudienceClientOptions,
@@ -547,7 +548,7 @@ v("isTerminalStatus", "a number inside", "terminalStates", () => isTerminalStatu
 beforeAll(async () => {
   api = await startFakeApi();
   harness.addSecrets(...api.issued);
-  client = createAudienceClient(
+  client = createClientWithSeams(
     { ...good(), adPlatform: undefined as never, retry: { baseDelayMs: 1, maxDelayMs: 2 } } as AudienceClientOptions,
     { autosaveDebounceMs: 5 },
   );

@@ -10,10 +10,10 @@
  * (240 calls, another seed) keeps every default, pacing included, and checks the same invariants.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { createClientWithSeams } from "../../src/create-client.ts";
 import {
   type AudienceClient,
   type AudienceError,
-  createAudienceClient,
   createCampaign,
   ingestTransactionSummary,
   isAudienceError,
@@ -266,7 +266,7 @@ async function faultRun(seed: number, mix: Mix, ratePacing: boolean): Promise<Ru
   });
   servers.push(s);
   harness.addSecrets(s.credentials.password);
-  const client = createAudienceClient(
+  const client = createClientWithSeams(
     {
       baseUrl: s.url,
       credentials: s.credentials,

@@ -14,6 +14,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { createClientWithSeams } from "../../src/create-client.ts";
 import { createAudienceClient, isAudienceError } from "../../src/index.ts";
 import { Redactor } from "../../src/internal/redact.ts";
 import { normalizeOptions } from "../../src/options.ts";
@@ -322,7 +323,7 @@ describe("retry policy: the waits it asks for (Section 8.2–8.3)", () => {
           const waits: number[] = [];
           let sent = 0;
           let draw = 0;
-          const client = createAudienceClient(
+          const client = createClientWithSeams(
             {
               baseUrl: "http://127.0.0.1:9/api/v3",
               session: { accessToken: "access-token-retry-property" },

@@ -5,6 +5,7 @@
  * AbortSignal raise no MaxListenersExceededWarning.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { createClientWithSeams } from "../../src/create-client.ts";
 import { createAudienceClient } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
@@ -37,12 +38,18 @@ describe("observers never change outcomes", () => {
   it("an after-hook that throws leaves a completed POST /campaigns/ completed", async () => {
     api = await startFakeApi();
     api.route((_req, res) => json(res, 201, { id: "c-1" }));
-    const client = createAudienceClient({ baseUrl: api.url, credentials });
-    client.addHooks({
-      after: () => {
-        throw new Error("hook exploded");
+    const client = createClientWithSeams(
+      { baseUrl: api.url, credentials },
+      {
+        hooks: [
+          {
+            after: () => {
+              throw new Error("hook exploded");
+            },
+          },
+        ],
       },
-    });
+    );
     const result = await client.POST("/campaigns/", { params: { query: { params: { eid: "e1" } } } as never });
     expect(result.response.status).toBe(201);
     expect(result.data).toEqual({ id: "c-1" });

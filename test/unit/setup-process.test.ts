@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiError, createAudienceClient, ServerError, SetupStateError, ValidationError } from "../../src/index.ts";
+import { createClientWithSeams } from "../../src/create-client.ts";
+import { ApiError, ServerError, SetupStateError, ValidationError } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { routeSetupApi } from "../support/fake-setup-api.ts";
 import { json } from "../support/recording-server.ts";
@@ -15,7 +16,7 @@ const draft = {
   tc_run_id: 7,
 };
 const make = (extra: Record<string, unknown> = {}) =>
-  createAudienceClient(
+  createClientWithSeams(
     { baseUrl: api.url, credentials, adPlatform: "meta", retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...extra },
     { autosaveDebounceMs: 10 },
   );

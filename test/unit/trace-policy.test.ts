@@ -12,6 +12,7 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { build } from "esbuild";
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
+import { createClientWithSeams } from "../../src/create-client.ts";
 import { type AudienceClientOptions, createAudienceClient, NetworkError, unwrap } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { freePort } from "../support/free-port.ts";
@@ -101,7 +102,7 @@ describe("tracing (option tracer)", () => {
       return json(res, 200, { n }, { "x-request-id": "req-a3" });
     });
     const t = tracing();
-    const client = createAudienceClient(
+    const client = createClientWithSeams(
       { baseUrl: api.url, session, partnerId: "partner-id-acme", retry: fast, tracer: t.tracer },
       { retryHooks: { random: () => 0 } },
     );

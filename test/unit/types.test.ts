@@ -44,6 +44,9 @@ describe("types", () => {
       partnerId: "partner-id-x",
     });
     expectTypeOf(client).toEqualTypeOf<AudienceClient>();
+    // The published signature has no test seam, and the client no addHooks (issue 18, design 6).
+    expectTypeOf(createAudienceClient).parameters.toEqualTypeOf<[AudienceClientOptions]>();
+    expectTypeOf<"addHooks" extends keyof AudienceClient ? true : false>().toEqualTypeOf<false>();
     // Compiles without params.header and without params.path.adplatform:
     const ok = () => client.GET("/integrations/connect/{adplatform}/status");
     const withEid = () =>
