@@ -4,6 +4,7 @@
  */
 import type { components } from "../../generated/schema.ts";
 import type { SetupState } from "../errors/setup-state-error.ts";
+import type { CallOptions } from "./call-options.ts";
 
 /** Body of a setup-process create or update (`components["schemas"]["SetupPayload"]`). */
 export type SetupPayload = components["schemas"]["SetupPayload"];
@@ -37,9 +38,9 @@ export interface SetupProcess {
   /** What this client has observed: unknown, none, draft or published. */
   readonly state: SetupState;
   /** Reads the draft; undefined when none exists (404). */
-  load(): Promise<unknown>;
+  load(options?: CallOptions): Promise<unknown>;
   /** Begins a setup (POST, not idempotent: an ambiguous failure is checked, never blindly repeated). */
-  create(payload: SetupPayload): Promise<unknown>;
+  create(payload: SetupPayload, options?: CallOptions): Promise<unknown>;
   /**
    * Saves the draft now (PUT), in the same ordered queue as `autosave`: after the PUT in flight,
    * never overlapping it, superseding edits not yet sent. Resolves with the stored draft. Refused
@@ -54,10 +55,13 @@ export interface SetupProcess {
    * on; the edits stay pending until stored).
    */
   flush(options?: { deadlineMs?: number }): Promise<void>;
-  /** Flushes pending edits, publishes (boost) and reads the ad-platform connection status. */
-  publish(options?: { adPlatform?: string }): Promise<PublishResult>;
+  /**
+   * Flushes pending edits, publishes (boost) and reads the ad-platform connection status. `signal`,
+   * `deadlineMs` and `priority` hold for the whole sequence (the deadline counts from this call).
+   */
+  publish(options?: { adPlatform?: string } & CallOptions): Promise<PublishResult>;
   /** Cancels the draft. */
-  cancel(): Promise<unknown>;
+  cancel(options?: CallOptions): Promise<unknown>;
   /**
    * Edits one cluster of the published setup now (POST /campaigns_setup), ordered per
    * (eid, tc, tc_run_id) like the draft's edits: never two POSTs of one cluster in flight, and the

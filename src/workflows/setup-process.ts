@@ -3,8 +3,10 @@ import type { AudienceClient } from "../client-types.ts";
 import { ApiError } from "../errors/api-error.ts";
 import { type SetupState, SetupStateError } from "../errors/setup-state-error.ts";
 import { ValidationError } from "../errors/validation-error.ts";
+import { monotonicNow } from "../internal/clock.ts";
 import { unwrap } from "../unwrap.ts";
 import { type Autosaver, createAutosaver } from "./autosave.ts";
+import { callInit } from "./call-options.ts";
 import type { PublishedClusterEdit, SetupPayload, SetupProcess } from "./setup-process-types.ts";
 import type { SetupStates } from "./setup-state.ts";
 
@@ -84,12 +86,14 @@ export function createSetupProcess(
     get state() {
       return states.get(eid);
     },
-    async load() {
-      const result = await client.GET("/setup_processes/{eid}", { params: { path } });
+    async load(options) {
+      const result = await client.GET("/setup_processes/{eid}", { params: { path }, ...callInit(options) });
       return result.response.status === 404 ? undefined : unwrap(result);
     },
-    async create(payload) {
-      return unwrap(await client.POST("/setup_processes/{eid}", { params: { path }, body: payload }));
+    async create(payload, options) {
+      return unwrap(
+        await client.POST("/setup_processes/{eid}", { params: { path }, body: payload, ...callInit(options) }),
+      );
     },
     update: (payload) => autosaver.saveNow(payload),
     autosave: (payload) => autosaver.autosave(payload),
@@ -98,8 +102,13 @@ export function createSetupProcess(
       for (const result of await Promise.allSettled(all)) if (result.status === "rejected") throw result.reason;
     },
     async publish(options = {}) {
-      await autosaver.flush();
-      const result = await client.POST("/setup_processes/{eid}/boost", { params: { path } });
+      const init = callInit(options); // one deadline for the flush, the boost and the status read
+      const { audienceDeadlineAt } = init;
+      await autosaver.flush(
+        audienceDeadlineAt === undefined ? {} : { deadlineMs: Math.max(0, audienceDeadlineAt - monotonicNow()) },
+      );
+      options.signal?.throwIfAborted();
+      const result = await client.POST("/setup_processes/{eid}/boost", { params: { path }, ...init });
       const data = unwrap(result);
       const adPlatform = options.adPlatform ?? client.config.adPlatform;
       let connection: unknown;
@@ -107,6 +116,7 @@ export function createSetupProcess(
         connection = unwrap(
           await client.GET("/integrations/connect/{adplatform}/status", {
             params: { path: { adplatform: adPlatform } },
+            ...init,
           }),
         );
       }
@@ -118,8 +128,8 @@ export function createSetupProcess(
         connectionChecked: adPlatform !== undefined,
       };
     },
-    async cancel() {
-      return unwrap(await client.DELETE("/setup_processes/{eid}", { params: { path } }));
+    async cancel(options) {
+      return unwrap(await client.DELETE("/setup_processes/{eid}", { params: { path }, ...callInit(options) }));
     },
     editPublishedCluster: (payload) => clusterSaver(payload).saveNow(payload),
     autosavePublishedCluster: (payload) => clusterSaver(payload).autosave(payload),

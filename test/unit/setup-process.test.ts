@@ -373,3 +373,30 @@ describe("state guards cover every transition of the Section 3 table (issue 12 i
     expect(store.drafts.has("pub-3")).toBe(true);
   });
 });
+
+describe("SetupProcess methods take the helpers' trailing options (issue 18, design item 5)", () => {
+  it("an aborted signal sends nothing from load, create, publish or cancel", async () => {
+    api = await startFakeApi();
+    routeSetupApi(api);
+    const setup = make().setupProcess("e1");
+    const signal = AbortSignal.abort(new Error("stopped"));
+    await expect(setup.load({ signal })).rejects.toThrow("stopped");
+    await expect(setup.create(draft, { signal })).rejects.toThrow("stopped");
+    await expect(setup.publish({ signal })).rejects.toThrow("stopped");
+    await expect(setup.cancel({ signal })).rejects.toThrow("stopped");
+    expect(api.calls()).toHaveLength(0);
+  });
+
+  it("deadlineMs ends a call the server is slow to answer, and priority low waits in the background lane", async () => {
+    api = await startFakeApi();
+    routeSetupApi(api);
+    const client = make();
+    const setup = client.setupProcess("e1");
+    api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 2_000));
+    const started = performance.now();
+    await expect(setup.load({ deadlineMs: 100 })).rejects.toMatchObject({ name: "TimeoutError" });
+    expect(performance.now() - started).toBeLessThan(1_500);
+    routeSetupApi(api);
+    await expect(setup.load({ priority: "low" })).resolves.toBeUndefined();
+  });
+});
