@@ -32,8 +32,11 @@ export interface PartnerKey {
   readonly pacing: boolean;
 }
 
+/** What a call asks a turn with. */
 export interface TurnRequest {
+  /** The call's signal: a turn it aborts while waiting is given up, rejected with its reason. */
   readonly signal: AbortSignal | undefined;
+  /** The call's lane. */
   readonly lane: Lane;
   /**
    * The call's deadline (monotonic ms, performance.now()): a turn that would come later is refused
@@ -44,17 +47,28 @@ export interface TurnRequest {
 
 /** How a call that held a turn ended. */
 export type TurnOutcome =
-  /** The partner admitted it (any status but 429). */
-  | { readonly kind: "admitted" }
-  /** A 429: `waitMs` is its Retry-After, else Section 8.3's least wait; `retryAfter` whether the server gave one. */
-  | { readonly kind: "rate-limited"; readonly waitMs: number; readonly retryAfter: boolean }
-  /** No response (a network failure or an abort): frees the slot, teaches nothing. */
-  | { readonly kind: "no-response" };
+  | {
+      /** The partner admitted it (any status but 429). */
+      readonly kind: "admitted";
+    }
+  | {
+      /** A 429. */
+      readonly kind: "rate-limited";
+      /** Its Retry-After in ms, else Section 8.3's least wait. */
+      readonly waitMs: number;
+      /** Whether the server gave a Retry-After (then the pace learns nothing from it). */
+      readonly retryAfter: boolean;
+    }
+  | {
+      /** No response (a network failure or an abort): frees the slot, teaches nothing. */
+      readonly kind: "no-response";
+    };
 
 /** A slot held for one attempt, sent at the partner's pace. */
 export interface Turn {
-  /** Ms the call waited for a slot, and for the pace (undefined when it did not wait). */
+  /** Ms the call waited for a slot (undefined when it did not wait). */
   readonly slotWaitMs: number | undefined;
+  /** Ms the call waited for the partner's pace (undefined when it did not wait). */
   readonly paceWaitMs: number | undefined;
   /** Frees the slot and reports the outcome. Idempotent. */
   done(outcome: TurnOutcome): void;
@@ -75,7 +89,13 @@ export class TooLate extends Error {
 export interface PartnerLoad {
   /** This process's calls holding a slot. */
   readonly inFlight: number;
-  readonly queued: { readonly interactive: number; readonly background: number };
+  /** This process's calls waiting for a turn, per lane. */
+  readonly queued: {
+    /** Of the interactive lane. */
+    readonly interactive: number;
+    /** Of the background lane. */
+    readonly background: number;
+  };
   /** The partner's cap in force now. */
   readonly concurrencyLimit: number;
   /** Calls per second the partner's pace allows, undefined while it does not pace. */
@@ -86,6 +106,7 @@ export interface PartnerLoad {
   readonly quietLeftMs: number;
 }
 
+/** One partner's shared state, as a coordinator keeps it. */
 export interface PartnerCoordination {
   /** A slot and the partner's pace for one attempt: at once when free (no promise), else in turn. */
   turn(request: TurnRequest): Turn | Promise<Turn>;
@@ -95,8 +116,11 @@ export interface PartnerCoordination {
 
 /** A session as it is shared. Treat every field as a secret. */
 export interface SharedTokens {
+  /** The bearer token. */
   readonly accessToken: string;
+  /** Mints new access tokens (Section 5.4). */
   readonly refreshToken?: string;
+  /** Carries the groups claim the partner is chosen from (Section 5.3). */
   readonly idToken?: string;
 }
 
@@ -128,6 +152,7 @@ export interface SessionShare {
 
 /** Identifies a shared session: one environment and one sign-in identity. */
 export interface SessionKey {
+  /** Origin and path of the client's base address. */
   readonly environment: string;
   /** The username signed in with, or a label of the session given (never a secret). */
   readonly identity: string;

@@ -9,8 +9,14 @@ import { createHash } from "node:crypto";
 
 /** An ioredis client (`call`, v5+) or a node-redis client (`sendCommand`, v4+). */
 export type RedisClientLike =
-  | { call(command: string, ...args: Array<string | number>): Promise<unknown> }
-  | { sendCommand(args: string[]): Promise<unknown> };
+  | {
+      /** ioredis: sends one command. */
+      call(command: string, ...args: Array<string | number>): Promise<unknown>;
+    }
+  | {
+      /** node-redis: sends one command. */
+      sendCommand(args: string[]): Promise<unknown>;
+    };
 
 export type Reply = string | number | null | Reply[];
 

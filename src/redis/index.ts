@@ -18,6 +18,7 @@ import { REDIS_DEFAULTS, type RedisSettings } from "./settings.ts";
 export type { RedisClientLike } from "./commands.ts";
 export { REDIS_DEFAULTS } from "./settings.ts";
 
+/** Options of {@link redisCoordinator}. */
 export interface RedisCoordinatorOptions {
   /**
    * Your ioredis or node-redis client (an optional peer dependency: this package does not install
@@ -34,11 +35,28 @@ export interface RedisCoordinatorOptions {
   readonly failClosed?: boolean;
   /** A command not answered within this long counts as Redis being away. @default 250 */
   readonly commandTimeoutMs?: number;
-  /** Told when Redis stops answering and when it answers again (for your logs and alerts). */
+  /** Told when Redis stops answering (for your logs and alerts). */
   readonly onUnavailable?: (error: Error) => void;
+  /** Told when Redis answers again and the shared state is used again. */
   readonly onRestored?: () => void;
-  /** Test seam: shorter leases and waits. */
-  readonly timing?: Partial<Pick<RedisSettings, "leaseMs" | "liveMs" | "pollMs" | "probeMs" | "lockMs" | "lockWaitMs">>;
+  /** Shorter or longer leases and waits than {@link REDIS_DEFAULTS} (tests, unusual deployments). */
+  readonly timing?: RedisTiming;
+}
+
+/** The timings of {@link REDIS_DEFAULTS} that can be changed, in ms. */
+export interface RedisTiming {
+  /** A slot lease lapses this long after its last renewal. */
+  readonly leaseMs?: number;
+  /** A process not seen for this long no longer counts among the partner's live processes. */
+  readonly liveMs?: number;
+  /** How often the call at the head of a process's line asks again while every slot is taken. */
+  readonly pollMs?: number;
+  /** How often Redis is asked again while it does not answer. */
+  readonly probeMs?: number;
+  /** The sign-in lock lapses this long after its last renewal. */
+  readonly lockMs?: number;
+  /** A process waits this long at most for the sign-in lock. */
+  readonly lockWaitMs?: number;
 }
 
 const fail = (option: string, problem: string): never => {
