@@ -91,6 +91,8 @@ export class Session {
   #tokens: StoredSession | undefined;
   /** When the current tokens arrived (monotonic), their access token's expiry and when it is due for refresh (wall). */
   #tokenAt = 0;
+  /** The current token looked expired the moment it arrived: a clock matter, the issuing server is the judge. */
+  #arrivedExpired = false;
   #expiry: number | undefined;
   #renewAt = Number.POSITIVE_INFINITY;
   /** The access token a 401 refused: never valid again, whatever the clocks say. */
@@ -226,6 +228,7 @@ export class Session {
     const now = this.#now();
     this.#tokenAt = received ? this.#monotonic() : Number.NEGATIVE_INFINITY;
     this.#expiry = jwtExpiryMs(tokens.accessToken);
+    this.#arrivedExpired = received && this.#expiry !== undefined && this.#expiry <= now;
     // Refresh 60 s before expiry, or at half the lifetime for a token that lives less than 2 minutes.
     const margin =
       this.#expiry === undefined
@@ -296,7 +299,10 @@ export class Session {
    * matter, and the server that just issued it is the judge).
    */
   #freshFor(since: number | undefined): boolean {
-    return since !== undefined && this.#tokenAt >= since;
+    if (since === undefined || this.#tokenAt < since) return false;
+    // Not once it has expired since it arrived: a call that waited longer than the token lives (a
+    // 429's wait, the queue) would send a token the server refuses.
+    return this.#arrivedExpired || this.#expiry === undefined || this.#now() < this.#expiry;
   }
 
   /** The access token has not expired (or its expiry is unknown) and no 401 refused it: calls may keep using it. */
