@@ -50,8 +50,10 @@ export const TARGET_KB = 20;
  * Raised to 35.3 KB by the shared session (issue 13: adopting the group's tokens, the shared
  * cool-down; the lock itself, session/shared-session.ts, is loaded only when a coordinator shares
  * the session: +0.5 KB, 34.7 → 35.2).
+ * Raised to 35.4 KB by the session's fix for a fresh token that expired while its call waited
+ * (about 40 bytes: 35.3 was the budget to the byte after issue 18's Request class).
  */
-export const BUDGET_KB = 35.3;
+export const BUDGET_KB = 35.4;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

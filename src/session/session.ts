@@ -270,7 +270,7 @@ export class Session {
           const until = this.#monotonic() + ms;
           if (this.#coolDown && this.#coolDown.until >= until) return;
           const error = new RateLimitError(
-            "Not sent: another process of this partner's group met a 429 or a server error on /auth; the group waits (Section 8.5)",
+            "Not sent: another process of the group met a 429 or 5xx on /auth; the group waits (Section 8.5)",
             { status: 429, retryAfterMs: ms },
           );
           this.#coolDown = { until, error, failures: this.#coolDown?.failures ?? 1 };
