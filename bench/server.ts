@@ -206,11 +206,13 @@ const server = createServer((req, res) => {
     const bucket = typeof partner === "string" ? bucketOf(partner) : undefined;
     const leave = bucket ? arrive(bucket) : undefined;
     const admitted = !bucket || take(bucket);
+    // The token is checked as the call arrives, as an API gateway does.
     const expiry = bucket ? bearerExpiryMs(req.headers.authorization) : undefined;
+    const expired = expiry !== undefined && Date.now() >= expiry;
     setTimeout(() => {
       leave?.();
       if (!admitted) return send(res, 429, `{"code":"error.rate_limited"}`);
-      if (bucket && expiry !== undefined && Date.now() >= expiry) {
+      if (bucket && expired) {
         bucket.unauthorized += 1;
         return send(res, 401, `{"code":"error.unauthorized"}`);
       }
