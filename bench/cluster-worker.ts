@@ -71,7 +71,7 @@ async function withRedis(
     entry = (await import(REDIS_ENTRY)) as RedisEntry;
   } catch (error) {
     const why = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-    return `redis coordinator not available (${why.replace(/'[^']*\/(src\/[^']*|bench\/[^']*)'/g, "$1")})`;
+    return `redis coordinator not available (${why.replace(/'[^']*\/(src\/[^']*)'.*$/, "$1")})`;
   }
   const { Redis } = (await import(IOREDIS)) as {
     Redis: new (url: string, options: object) => RedisConnection;
@@ -123,7 +123,12 @@ async function main(): Promise<void> {
     const ms = performance.now() - started;
     const errors = [
       ...new Set(
-        failures.map((e) => (e instanceof Error ? `${e.name}: ${e.message.slice(0, 160)}` : String(e).slice(0, 160))),
+        failures.map((e) =>
+          // Without the request id, so that one kind of failure reads once.
+          (e instanceof Error ? `${e.name}: ${e.message}` : String(e))
+            .replace(/ \[request id [^\]]*\]/, "")
+            .slice(0, 160),
+        ),
       ),
     ].slice(0, 3);
     await send({ type: "done", ms, failed: failures.length, errors, redisErrors });
