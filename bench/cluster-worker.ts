@@ -8,7 +8,9 @@
  * coordinator in this checkout), `done` (then it exits). Parent → worker: `go`.
  */
 import { pathToFileURL } from "node:url";
-import { type AudienceClientOptions, createAudienceClient, readBenchmark } from "../src/index.ts";
+import { Redis } from "ioredis";
+import type { Coordinator } from "../src/coordination/coordinator.ts";
+import { createAudienceClient, readBenchmark } from "../src/index.ts";
 
 export interface WorkerConfig {
   readonly baseUrl: string;
@@ -37,24 +39,15 @@ export type WorkerMessage =
       readonly redisErrors: number;
     };
 
-/** The slice of an ioredis client this worker touches. */
-interface RedisConnection {
-  on(event: "error", listener: (error: Error) => void): unknown;
-  once(event: "ready", listener: () => void): unknown;
-  disconnect(): void;
+/**
+ * CLUSTER_REDIS_ENTRY names another module with the same `redisCoordinator` export (a build of
+ * the entry, say); the default is the source entry.
+ */
+async function redisEntry(): Promise<typeof import("../src/redis/index.ts")> {
+  const other = process.env.CLUSTER_REDIS_ENTRY;
+  if (other) return (await import(pathToFileURL(other).href)) as typeof import("../src/redis/index.ts");
+  return import("../src/redis/index.ts");
 }
-interface RedisEntry {
-  redisCoordinator(options: { redis: unknown; keyPrefix: string }): unknown;
-}
-
-// The Redis entry (src/redis/, issue 13) and ioredis in package.json come with the main engineer's
-// change; until a checkout has both, their specifiers are values, so that tsc and knip pass without
-// them and the Redis variant reports itself unavailable instead. CLUSTER_REDIS_ENTRY names another
-// module with the same export (a build of the entry, say).
-const REDIS_ENTRY = process.env.CLUSTER_REDIS_ENTRY
-  ? pathToFileURL(process.env.CLUSTER_REDIS_ENTRY).href
-  : new URL("../src/redis/index.ts", import.meta.url).href;
-const IOREDIS = "ioredis";
 
 const config = JSON.parse(process.argv[2] ?? "{}") as WorkerConfig;
 const send = (message: WorkerMessage): Promise<void> =>
@@ -65,18 +58,15 @@ let redisErrors = 0;
 
 async function withRedis(
   options: NonNullable<WorkerConfig["redis"]>,
-): Promise<{ coordinator: unknown; redis: RedisConnection } | string> {
-  let entry: RedisEntry;
+): Promise<{ coordinator: Coordinator; redis: Redis } | string> {
+  let entry: Awaited<ReturnType<typeof redisEntry>>;
   try {
-    entry = (await import(REDIS_ENTRY)) as RedisEntry;
+    entry = await redisEntry();
   } catch (error) {
     const why = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
     return `redis coordinator not available (${why.replace(/'[^']*\/(src\/[^']*)'.*$/, "$1")})`;
   }
-  const { Redis } = (await import(IOREDIS)) as {
-    Redis: new (url: string, options: object) => RedisConnection;
-  };
-  // As the issue's README lines have it: commands fail fast, no offline queue.
+  // As the README's "Many processes" lines have it: commands fail fast, no offline queue.
   const redis = new Redis(options.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on("error", () => {
     redisErrors += 1;
@@ -86,8 +76,8 @@ async function withRedis(
 }
 
 async function main(): Promise<void> {
-  let redis: RedisConnection | undefined;
-  let coordinator: unknown;
+  let redis: Redis | undefined;
+  let coordinator: Coordinator | undefined;
   if (config.redis) {
     const made = await withRedis(config.redis);
     if (typeof made === "string") {
@@ -99,13 +89,12 @@ async function main(): Promise<void> {
   }
   // The password is the bench server's; the user name is the partner id, so that the server
   // counts the group's sign-ins and refreshes under the partner.
-  const options = {
+  const client = createAudienceClient({
     baseUrl: config.baseUrl,
     credentials: { username: config.partner, password: "bench-password" },
     partnerId: config.partner,
-    ...(coordinator === undefined ? {} : { coordinator }),
-  } as AudienceClientOptions;
-  const client = createAudienceClient(options);
+    ...(coordinator ? { coordinator } : {}),
+  });
   const eids = Array.from({ length: config.calls }, (_, i) => `evt-${config.first + i + 1}`);
   const read = (eid: string) => readBenchmark(client, eid, { type: "capacity" });
   if (config.warmUp) await read("evt-0");

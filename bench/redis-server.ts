@@ -1,7 +1,7 @@
 /**
  * A redis-server of the cluster benchmark's own: 127.0.0.1, a free port, no persistence, stopped
  * by its pid. It can be killed (SIGKILL, as a crash) and started again on the same port. Its
- * `INFO commandstats` is read with redis-cli, so this process needs no Redis client.
+ * `INFO commandstats` and `MONITOR` are read with redis-cli, so this process needs no Redis client.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -23,6 +23,11 @@ export interface BenchRedis {
   readonly running: boolean;
   /** Commands served since the server started, per command name (`INFO commandstats`), less the INFO that asks. */
   commandCalls(): Promise<Map<string, number>>;
+  /**
+   * Watches every command from now on (`MONITOR`); `stop` resolves with the commands clients sent
+   * (round trips, a pipeline aside) and those Lua scripts ran, per command name.
+   */
+  monitor(): Promise<{ stop(): Promise<{ sent: Map<string, number>; inScripts: Map<string, number> }> }>;
   stop(): Promise<void>;
 }
 
@@ -65,6 +70,21 @@ async function ended(child: ChildProcess, signal: NodeJS.Signals): Promise<void>
   await Promise.race([exited, sleep(5_000)]);
 }
 
+/** `promise`, or an error after `ms`. */
+async function within(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startRedis(): Promise<BenchRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined = await spawnServer(port);
@@ -90,6 +110,38 @@ export async function startRedis(): Promise<BenchRedis> {
         if (name && count && name !== "info") calls.set(name, Number(count));
       }
       return calls;
+    },
+    monitor: async () => {
+      const watcher = spawn(CLI, ["-h", "127.0.0.1", "-p", String(port), "MONITOR"], {
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let text = "";
+      watcher.stdout.setEncoding("utf8");
+      const started = new Promise<void>((resolve, reject) => {
+        watcher.once("exit", (code) => reject(new Error(`redis-cli MONITOR exited (${code})`)));
+        watcher.stdout.on("data", (chunk: string) => {
+          text += chunk;
+          if (text.startsWith("OK")) resolve();
+        });
+      });
+      await within(started, 5_000);
+      return {
+        stop: async () => {
+          await ended(watcher, "SIGTERM");
+          const sent = new Map<string, number>();
+          const inScripts = new Map<string, number>();
+          // `1764100000.123456 [0 127.0.0.1:40000] "evalsha" …`, or `[0 lua]` for a script's own.
+          for (const match of text.matchAll(/^\d+\.\d+ \[\d+ ([^\]]+)\] "([^"]+)"/gm)) {
+            const [, from, command] = match;
+            if (!from || !command) continue;
+            const name = command.toLowerCase();
+            if (name === "info") continue;
+            const into = from === "lua" ? inScripts : sent;
+            into.set(name, (into.get(name) ?? 0) + 1);
+          }
+          return { sent, inScripts };
+        },
+      };
     },
     stop: async () => {
       if (child) await ended(child, "SIGTERM");
