@@ -83,7 +83,7 @@ interface Run {
   readonly errors: readonly string[];
   readonly counts: PartnerCounts;
   /** Redis killed only: commands the restarted Redis served by the end of the run, and the calls sent meanwhile. */
-  readonly afterRestart?: { readonly commands: number; readonly calls: number };
+  readonly afterRestart?: { readonly commands: number; readonly calls: number; readonly byName: string };
 }
 
 /** Why a variant has no figures: the Redis coordinator or redis-server is missing. */
@@ -194,10 +194,11 @@ async function runScenario(
     const counts = await server.counts(partner);
     const afterRestart =
       scenario.killRedis && redis
-        ? {
-            commands: sum(await redis.commandCalls()),
+        ? await redis.commandCalls().then((calls) => ({
+            commands: sum(calls),
             calls: counts.admitted + counts.refused - callsAtRestart,
-          }
+            byName: byName(calls),
+          }))
         : undefined;
     const failed = reports.reduce((sum, r) => sum + (r ? r.failed : share), 0);
     const errors = [
@@ -475,10 +476,10 @@ const CHECKS: readonly Check[] = [
       const x = Math.max(r.wholeS, r.slowestS) / IDEAL_S;
       // Shared mode takes a turn in Redis for every call: at least one command per two calls sent
       // after the restart leaves room for the time a process takes to notice Redis is back.
-      const after = r.afterRestart ?? { commands: 0, calls: 0 };
+      const after = r.afterRestart ?? { commands: 0, calls: 0, byName: "none" };
       const resumed = after.commands > 0 && perCall(after) >= 0.5;
       return {
-        measured: `${r.failed}, ${r.timedOut ? "timed out" : times(x)}, ${r.counts.refused}, ${resumed ? "yes" : "no"} (${after.commands} Redis commands for ${after.calls} calls sent after the restart)`,
+        measured: `${r.failed}, ${r.timedOut ? "timed out" : times(x)}, ${r.counts.refused}, ${resumed ? "yes" : "no"} (${after.commands} Redis commands for ${after.calls} calls sent after the restart: ${after.byName})`,
         met: r.failed === 0 && !r.timedOut && x <= 1.5 && r.counts.refused <= 20 && resumed,
       };
     },
@@ -515,7 +516,7 @@ export async function cluster(server: BenchServer): Promise<Section> {
           perRun.set(key, list);
           results.set(key, worst(list));
           console.error(
-            `bench: cluster ${variant}, ${scenario.name}, run ${round + 1}/${runs}: ${seconds(outcome.wholeS, outcome.timedOut)}, slowest ${fixed(outcome.slowestS)} s, ${outcome.counts.refused} × 429, in flight ${outcome.counts.maxInFlight} (${outcome.counts.maxInFlightQuiet}), ${outcome.counts.signIns} sign-ins, ${outcome.counts.refreshes} refreshes, ${outcome.failed} failed${outcome.errors.length ? ` (${outcome.errors.join("; ")})` : ""}`,
+            `bench: cluster ${variant}, ${scenario.name}, run ${round + 1}/${runs}: ${seconds(outcome.wholeS, outcome.timedOut)}, slowest ${fixed(outcome.slowestS)} s, ${outcome.counts.refused} × 429, in flight ${outcome.counts.maxInFlight} (${outcome.counts.maxInFlightQuiet}), ${outcome.counts.signIns} sign-ins, ${outcome.counts.refreshes} refreshes, ${outcome.failed} failed${outcome.afterRestart ? `, after the restart ${outcome.afterRestart.commands} Redis commands (${outcome.afterRestart.byName}) for ${outcome.afterRestart.calls} calls` : ""}${outcome.errors.length ? ` (${outcome.errors.join("; ")})` : ""}`,
           );
           await sleep(1_000);
         }
