@@ -1,14 +1,15 @@
 /**
  * `npm run bench` (never part of `npm test`): starts the bench server in its own process, runs the
  * sub-benchmarks of issue 5 in order, prints the report and writes it to bench/results/latest.md.
- * Run under `node --expose-gc --import tsx` (the npm script does). `--only=a,b,model,c,d,e` runs a
- * subset and only prints it.
+ * Run under `node --expose-gc --import tsx` (the npm script does). `--only=a,b,model,c,d,e,operations,cluster`
+ * runs a subset and only prints it; `--runs=3` makes the cluster bench report the worst of three runs.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundle } from "./bundle.ts";
+import { cluster } from "./cluster.ts";
 import { goodput } from "./goodput.ts";
 import { memory } from "./memory.ts";
 import { operations } from "./operations.ts";
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
       ["d", () => bundle()],
       ["e", () => startup()],
       ["operations", () => operations()],
+      ["cluster", () => cluster(server)],
     ];
     for (const [key, step] of steps) {
       if (!wanted(key)) continue;

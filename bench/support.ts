@@ -5,10 +5,30 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
+/** What the limited mount counted for one partner (bench/server.ts). */
 export interface PartnerCounts {
   readonly admitted: number;
+  /** 429s. */
   readonly refused: number;
+  /** 401s for an access token past its `exp`. */
+  readonly unauthorized: number;
+  /** Most of the partner's calls at the server at once, over the run and in the quiet period after a 429. */
+  readonly maxInFlight: number;
+  readonly maxInFlightQuiet: number;
+  /** POST /auth and POST /auth/refresh_token with the partner id as user name. */
+  readonly signIns: number;
+  readonly refreshes: number;
 }
+
+const NO_COUNTS: PartnerCounts = {
+  admitted: 0,
+  refused: 0,
+  unauthorized: 0,
+  maxInFlight: 0,
+  maxInFlightQuiet: 0,
+  signIns: 0,
+  refreshes: 0,
+};
 
 export interface BenchServer {
   /** `http://127.0.0.1:<port>/fast/api/v3`: answers at once. */
@@ -16,6 +36,8 @@ export interface BenchServer {
   /** `http://127.0.0.1:<port>/limited/api/v3`: 20 ms latency, token bucket per partner. */
   readonly limited: string;
   counts(partner: string): Promise<PartnerCounts>;
+  /** Access tokens signed for user `user` live `tokenTtlMs` (rounded up to whole seconds). */
+  configure(user: string, tokenTtlMs: number): Promise<void>;
   close(): void;
 }
 
@@ -31,19 +53,27 @@ export async function startBenchServer(): Promise<BenchServer> {
     child.on("message", (m: { type?: string; port?: number }) => m?.type === "ready" && resolve(m.port as number));
   });
   const origin = `http://127.0.0.1:${port}`;
+  /** Sends `message` and resolves with the first answer of type `answer`. */
+  const ask = <T>(message: object, answer: string): Promise<T> =>
+    new Promise((resolve) => {
+      const onMessage = (m: { type?: string }) => {
+        if (m?.type !== answer) return;
+        child.off("message", onMessage);
+        resolve(m as T);
+      };
+      child.on("message", onMessage);
+      child.send(message);
+    });
   return {
     fast: `${origin}/fast/api/v3`,
     limited: `${origin}/limited/api/v3`,
-    counts: (partner) =>
-      new Promise((resolve) => {
-        const onMessage = (m: { type?: string; partners?: Record<string, PartnerCounts> }) => {
-          if (m?.type !== "stats") return;
-          child.off("message", onMessage);
-          resolve(m.partners?.[partner] ?? { admitted: 0, refused: 0 });
-        };
-        child.on("message", onMessage);
-        child.send({ type: "stats" });
-      }),
+    counts: async (partner) => {
+      const m = await ask<{ partners?: Record<string, PartnerCounts> }>({ type: "stats" }, "stats");
+      return m.partners?.[partner] ?? NO_COUNTS;
+    },
+    configure: async (user, tokenTtlMs) => {
+      await ask({ type: "configure", user, tokenTtlMs }, "configured");
+    },
     close: () => {
       child.removeAllListeners("exit");
       child.kill();
