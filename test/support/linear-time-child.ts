@@ -137,10 +137,19 @@ function screen(files: string[]) {
           re.test(large);
           if (performance.now() - t0 < 2) continue; // clearly fast: no closer look needed
           const small = make(SCREEN_N);
-          const s = scaling(
+          let s = scaling(
             () => re.test(small),
             () => re.test(large),
           );
+          // As for the cases: a ratio above the limit is measured again, up to twice, keeping the
+          // lowest (a CI run on a loaded machine once saw 10.8 for a linear pattern at 0.2 ms a call).
+          for (let again = 0; again < 2 && s.ratio >= RATIO_LIMIT; again++) {
+            const next = scaling(
+              () => re.test(small),
+              () => re.test(large),
+            );
+            if (next.ratio < s.ratio) s = next;
+          }
           if (s.ratio >= RATIO_LIMIT) {
             suspects.push({
               file,
