@@ -23,6 +23,7 @@ import type {
 } from "../coordination/coordinator.ts";
 import { TooLate } from "../coordination/coordinator.ts";
 import { monotonicNow } from "../internal/clock.ts";
+import { onAbort } from "../internal/on-abort.ts";
 import { sleep } from "../internal/sleep.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import { AttemptFailure } from "../transport/failure.ts";
@@ -34,6 +35,8 @@ import { ACQUIRE, RELEASE, RENEW } from "./partner-script.ts";
 import type { RedisSettings } from "./settings.ts";
 
 const PACER_SETTINGS = JSON.stringify(CLIENT_DEFAULTS.pacing);
+/** The reason a turn waiting in the fair share leaves it: Redis answers again. */
+const RESTORED = Symbol("redis restored");
 
 export class RedisPartner implements PartnerCoordination {
   readonly #redis: RedisCommands;
@@ -55,6 +58,8 @@ export class RedisPartner implements PartnerCoordination {
   /** While Redis does not answer: this process's fair share, and the probe that ends it. */
   #fallback: LocalPartner | undefined;
   #probing = false;
+  /** Turns waiting in the fair share, moved back to the shared state when Redis answers again. */
+  readonly #waitingOnFallback = new Set<AbortController>();
 
   constructor(redis: RedisCommands, keys: readonly string[], key: PartnerKey, settings: RedisSettings) {
     this.#redis = redis;
@@ -70,8 +75,30 @@ export class RedisPartner implements PartnerCoordination {
   }
 
   turn(request: TurnRequest): Turn | Promise<Turn> {
-    if (this.#fallback) return this.#fallback.turn(request);
+    if (this.#fallback) return this.#onFallback(this.#fallback, request);
     return this.#shared(request);
+  }
+
+  /**
+   * A turn of this process's fair share. A call still waiting in it when Redis answers again moves
+   * back to the shared state: the calls queued during an outage do not stay at the fair share.
+   */
+  async #onFallback(fallback: LocalPartner, request: TurnRequest): Promise<Turn> {
+    const moving = new AbortController();
+    const signal = request.signal;
+    const stop = signal ? onAbort(signal, () => moving.abort(signal.reason)) : undefined;
+    if (signal?.aborted) moving.abort(signal.reason);
+    this.#waitingOnFallback.add(moving);
+    try {
+      const pending = fallback.turn({ ...request, signal: moving.signal });
+      return pending instanceof Promise ? await pending : pending;
+    } catch (error) {
+      if (error !== RESTORED) throw error;
+      return this.turn(request);
+    } finally {
+      this.#waitingOnFallback.delete(moving);
+      stop?.();
+    }
   }
 
   async #shared(request: TurnRequest): Promise<Turn> {
@@ -224,7 +251,7 @@ export class RedisPartner implements PartnerCoordination {
     }
     this.#fallback ??= this.#fairShare();
     this.#probe();
-    return this.#fallback.turn(request);
+    return this.#onFallback(this.#fallback, request);
   }
 
   #fairShare(): LocalPartner {
@@ -248,6 +275,7 @@ export class RedisPartner implements PartnerCoordination {
           () => {
             this.#probing = false;
             this.#fallback = undefined; // calls under way on the fair share finish there
+            for (const waiting of this.#waitingOnFallback) waiting.abort(RESTORED);
             this.#s.onRestored?.();
           },
           () => attempt(),

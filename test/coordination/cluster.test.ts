@@ -230,4 +230,36 @@ describe.skipIf(skip)("a partner's processes on one Redis", () => {
     }
     expect(status).toBe(200);
   }, 20_000);
+
+  it("calls queued at the fair share while Redis was away move back to the shared state when it answers again", async () => {
+    api = await startFakeApi();
+    const server = api;
+    server.route(slowly(400));
+    let restored = false;
+    const coordinator = redisCoordinator({
+      redis: await redis.ready(redis.client()),
+      keyPrefix: `cluster-${randomUUID()}:`,
+      onRestored: () => {
+        restored = true;
+      },
+    });
+    const client = createAudienceClient({
+      baseUrl: server.url,
+      credentials: { username: "u@example.test", password: "pw-secret-value" },
+      coordinator,
+    });
+    const get = (i: number) => client.GET("/events/{eid}", { params: { path: { eid: `e${i}` } } });
+    expect((await get(0)).response.status).toBe(200);
+    await redis.kill();
+    const calls = Array.from({ length: 40 }, (_, i) => get(i)); // 8 at a time at the fair share: about 2 s
+    await new Promise((r) => setTimeout(r, 100));
+    await redis.restart();
+    const statuses = (await Promise.all(calls)).map((r) => r.response.status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(restored).toBe(true);
+    // The restarted server saw the scripts of the calls that moved back (2 a call); before, none.
+    const info = String(await (await redis.ready(redis.client())).info("commandstats"));
+    const scripts = [...info.matchAll(/cmdstat_(?:evalsha|eval):calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+    expect(scripts).toBeGreaterThanOrEqual(10);
+  }, 20_000);
 });
