@@ -40,7 +40,14 @@ const picked = process.argv
 const workerFile = fileURLToPath(new URL("./cluster-worker.ts", import.meta.url));
 
 type Variant = "uncoordinated" | "redis";
-const VARIANTS: readonly Variant[] = ["uncoordinated", "redis"];
+/** `--variants=redis` runs only those; the default is both. */
+const pickedVariants = process.argv
+  .find((a) => a.startsWith("--variants="))
+  ?.slice("--variants=".length)
+  .split(",");
+const VARIANTS: readonly Variant[] = (["uncoordinated", "redis"] as const).filter(
+  (v) => !pickedVariants || pickedVariants.includes(v),
+);
 
 interface Scenario {
   readonly key: string;

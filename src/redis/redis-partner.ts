@@ -256,10 +256,16 @@ export class RedisPartner implements PartnerCoordination {
 
   #fairShare(): LocalPartner {
     const share = Math.max(1, this.#processes);
-    const limit = Math.max(1, Math.floor(this.#limit / share));
+    const limiter = new ConcurrencyLimiter({
+      max: Math.max(1, Math.floor(this.#key.maxConcurrency / share)),
+      reduced: Math.max(1, Math.floor(this.#key.reducedConcurrency / share)),
+      quietMs: this.#key.quietMs,
+    });
+    // In the quiet period after a 429 when Redis went away: it goes on here (from now, the safe side).
+    if (this.#quietLeftMs > monotonicNow() - this.#seenAt) limiter.rateLimited();
     const pacer = this.#key.pacing ? new RatePacer() : undefined;
     if (pacer && this.#pace !== undefined) pacer.startAt(this.#pace / share);
-    return new LocalPartner(new ConcurrencyLimiter({ max: limit, reduced: limit, quietMs: 0 }), pacer);
+    return new LocalPartner(limiter, pacer);
   }
 
   #probe(): void {
