@@ -23,6 +23,7 @@ local NEG = -1e15
 local function load(key)
   local raw = redis.call('GET', key)
   local st = raw and cjson.decode(raw) or {}
+  st.fresh = not raw
   st.rlAt = st.rlAt or NEG
   st.cool = st.cool or 0
   st.en = st.en or 0
@@ -43,6 +44,7 @@ local function load(key)
   return st
 end
 local function save(key, st, ttl)
+  st.fresh = nil
   redis.call('SET', key, cjson.encode(st), 'PX', ttl)
 end
 local S = cjson.decode(ARGV[1])
@@ -78,7 +80,13 @@ local function pace(st, now)
 end
 `;
 
-/** ARGV: settings JSON, lease id, lease ms, max, reduced, quiet ms, pacing (0/1), process id, live ms, state ttl. */
+/**
+ * ARGV: settings JSON, lease id, lease ms, max, reduced, quiet ms, pacing (0/1), process id, live ms,
+ * state ttl, and what this process knows of the partner (quiet period left in ms, pace or ''): a
+ * state Redis lost (a restart without persistence, a failover, an eviction) starts from that
+ * instead of from nothing, so a restarted Redis does not open the full cap in a quiet period or
+ * drop the learned pace.
+ */
 export const ACQUIRE = script(`${COMMON}
 local leaseId, leaseMs, max, reduced, quietMs = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local pacing, procId, liveMs, ttl = ARGV[7] == '1', ARGV[8], tonumber(ARGV[9]), tonumber(ARGV[10])
@@ -89,6 +97,14 @@ redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - liveMs)
 redis.call('PEXPIRE', KEYS[3], ttl)
 local procs = redis.call('ZCARD', KEYS[3])
 local st = load(KEYS[2])
+if st.fresh then
+  local knownQuiet, knownPace = tonumber(ARGV[11]) or 0, tonumber(ARGV[12])
+  if knownQuiet > 0 then st.rlAt = now - math.max(0, quietMs - knownQuiet) end
+  if pacing and knownPace and knownPace > 0 then
+    st.en, st.ms, st.mr, st.sr, st.cutAt, st.rf, st.ep, st.wa = 1, 1, knownPace, knownPace, now, now, 1, now
+  end
+  if knownQuiet > 0 or (knownPace and knownPace > 0) then save(KEYS[2], st, ttl) end
+end
 local limit = max
 if now - st.rlAt < quietMs then limit = math.min(max, reduced) end
 local quietLeft = math.max(0, st.rlAt + quietMs - now)

@@ -125,6 +125,8 @@ export class RedisPartner implements PartnerCoordination {
             this.#s.processId,
             this.#s.liveMs,
             this.#s.stateTtlMs,
+            Math.max(0, Math.round(this.#quietLeftMs - (monotonicNow() - this.#seenAt))),
+            this.#pace ?? "",
           ]);
         } catch (error) {
           if (!(error instanceof RedisUnavailable)) throw error;
@@ -268,6 +270,18 @@ export class RedisPartner implements PartnerCoordination {
     return new LocalPartner(limiter, pacer);
   }
 
+  /** What the fair share met while Redis was away (a 429, a pace), for a Redis that lost its state. */
+  #learnFrom(fallback: LocalPartner | undefined): void {
+    const load = fallback?.load();
+    if (!load) return;
+    const quietLeft = this.#quietLeftMs - (monotonicNow() - this.#seenAt);
+    if (load.quietLeftMs > quietLeft) {
+      this.#quietLeftMs = load.quietLeftMs;
+      this.#seenAt = monotonicNow();
+    }
+    if (load.pace !== undefined) this.#pace = load.pace * Math.max(1, this.#processes);
+  }
+
   #probe(): void {
     if (this.#probing) return;
     this.#probing = true;
@@ -280,6 +294,7 @@ export class RedisPartner implements PartnerCoordination {
         this.#redis.send("PING").then(
           () => {
             this.#probing = false;
+            this.#learnFrom(this.#fallback);
             this.#fallback = undefined; // calls under way on the fair share finish there
             for (const waiting of this.#waitingOnFallback) waiting.abort(RESTORED);
             this.#s.onRestored?.();

@@ -262,4 +262,32 @@ describe.skipIf(skip)("a partner's processes on one Redis", () => {
     const scripts = [...info.matchAll(/cmdstat_(?:evalsha|eval):calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
     expect(scripts).toBeGreaterThanOrEqual(10);
   }, 20_000);
+
+  it("a Redis restarted empty in a quiet period starts from what the processes know: the cap stays 4", async () => {
+    const client = await redis.ready(redis.client());
+    const key: PartnerKey = {
+      environment: `http://127.0.0.1:1/${randomUUID()}`,
+      partnerId: "partner-a",
+      maxConcurrency: 8,
+      reducedConcurrency: 4,
+      quietMs: 60_000,
+      pacing: true,
+    };
+    const partner = redisCoordinator({ redis: client, keyPrefix: `cluster-${randomUUID()}:` }).partner(key);
+    const request = { signal: undefined, lane: "interactive" as const, deadlineAt: undefined };
+    (await partner.turn(request)).done({ kind: "rate-limited", waitMs: 5_000, retryAfter: true });
+    await new Promise((r) => setTimeout(r, 50));
+    await redis.kill();
+    await redis.restart();
+    if (client.status !== "ready") await new Promise((resolve) => client.once("ready", resolve));
+    // A turn during the reconnection may run on the fair share; then the shared state answers.
+    const deadline = Date.now() + 5_000;
+    while ((partner as unknown as { degraded: boolean }).degraded && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    const held = [];
+    for (let i = 0; i < 4; i++) held.push(await partner.turn(request));
+    const fifth = Promise.resolve(partner.turn({ ...request, signal: AbortSignal.timeout(400) }));
+    await expect(fifth).rejects.toThrow(); // before: the empty Redis gave 8 slots at once
+    for (const t of held) t.done({ kind: "admitted" });
+  }, 20_000);
 });
