@@ -175,7 +175,7 @@ describe("retry (Section 8.2–8.3)", () => {
     const port = await freePort();
     const client = createAudienceClient({
       baseUrl: `http://127.0.0.1:${port}/api/v3`,
-      session: { accessToken: "t-unused-1234", idToken: "x" },
+      session: { accessToken: "t-unused-1234", idToken: "id-token-unused" },
       partnerId: "partner-id-acme",
       retry: { ...fast, maxAttempts: 3 },
     });

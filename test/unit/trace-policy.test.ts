@@ -40,7 +40,9 @@ function tracing() {
 }
 
 const fast = { baseDelayMs: 1, maxDelayMs: 5, rateLimitDelayMs: [7, 7] as const };
-const session = { accessToken: "access-token-for-tracing-1234", idToken: "x" };
+// No one-letter secret: the redactor masks every encoding of a secret, and the hex of "x" is "78",
+// which a random port may contain.
+const session = { accessToken: "access-token-for-tracing-1234", idToken: "id-token-for-tracing" };
 
 const childrenOf = (parent: ReadableSpan, spans: readonly ReadableSpan[]) =>
   spans.filter((s) => s.parentSpanContext?.spanId === parent.spanContext().spanId);
