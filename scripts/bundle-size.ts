@@ -52,8 +52,11 @@ export const TARGET_KB = 20;
  * the session: +0.5 KB, 34.7 → 35.2).
  * Raised to 35.4 KB by the session's fix for a fresh token that expired while its call waited
  * (about 40 bytes: 35.3 was the budget to the byte after issue 18's Request class).
+ * Raised to 36.0 KB by admission before openapi-fetch builds anything (issue 18: a queued call
+ * holds its arguments only; the call split into its steps, the limiter's waiter a class, one abort
+ * listener per signal without a WeakMap: +0.5 KB, 35.3 → 35.8).
  */
-export const BUDGET_KB = 35.4;
+export const BUDGET_KB = 36.0;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

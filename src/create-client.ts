@@ -15,7 +15,7 @@ import {
   type PublicConfig,
   type RawClient,
 } from "./client-types.ts";
-import type { SessionShare } from "./coordination/coordinator.ts";
+import type { SessionShare, Turn } from "./coordination/coordinator.ts";
 import { DriftWatch } from "./drift/drift-watch.ts";
 import { ValidationError } from "./errors/validation-error.ts";
 import { jsonBodyIssues } from "./guards/json-body.ts";
@@ -41,7 +41,7 @@ import {
 import { Session } from "./session/session.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
 import { lazyMetrics } from "./transport/lazy-metrics.ts";
-import { type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
+import { type AdmittedTurn, type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
 import { openapiRequestClass } from "./transport/send-attempt.ts";
 import type { ClientPaths } from "./types.ts";
 import { createSetupProcess } from "./workflows/setup-process.ts";
@@ -141,7 +141,50 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
   // an eject the real-Request path is only slower, never wrong.
   let middlewares = 0;
 
-  async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
+  /**
+   * One call, in its steps: `prepare` (the checks that refuse bad input before anything is sent, and
+   * the setup-state guards), `admit` (the partner's turn), `send` (openapi-fetch and the transport,
+   * then the result's redaction, drift and observers). Between the steps only the call's own data
+   * passes; a call waiting for its turn holds its arguments and nothing built for sending.
+   */
+  function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
+    try {
+      const prepared = prepare(method, path, init);
+      return prepared instanceof Promise ? prepared.then(admitAndSend) : admitAndSend(prepared);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function admitAndSend(call: PreparedCall): Promise<unknown> {
+    const partnerId = admissionFor(call);
+    if (partnerId === undefined) return send(call, undefined);
+    const signal = call.init.signal as AbortSignal | undefined;
+    const lane = call.init.priority === "low" ? "background" : "interactive";
+    let pending: Turn | Promise<Turn>;
+    try {
+      pending = transport.partnerFor(partnerId).turn({ signal, lane, deadlineAt: undefined });
+    } catch {
+      return send(call, undefined); // left to the transport's limiter step, which reports it
+    }
+    if (!(pending instanceof Promise)) return send(call, { partnerId, turn: pending });
+    return pending.then(
+      (turn) => send(call, { partnerId, turn }),
+      (error: unknown) => {
+        // Only the caller's abort ends the call here, as it would in the transport's limiter step;
+        // any other failure (a coordinator that is away) is left to that step, which reports it.
+        if (signal?.aborted) throw error;
+        return send(call, undefined);
+      },
+    );
+  }
+
+  /** The checks before anything is sent; a promise only while the request schemas load (first call). */
+  function prepare(
+    method: string,
+    path: string,
+    init: Record<string, unknown> | undefined,
+  ): PreparedCall | Promise<PreparedCall> {
     const op = opIndex.get(method)?.get(path);
     // Paths outside the description are not validated below, so the path itself is checked first,
     // and the page cap, which holds for every bulk read (Section 8.5).
@@ -158,32 +201,75 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
       if (limitIssues.length)
         throw new ValidationError(limitIssues, { method, expected: "valid input; nothing was sent" });
     }
-    let next = init ?? {};
-    const params = next.params as CallParams | undefined;
-    if (params?.query !== undefined || params?.header !== undefined || next.headers !== undefined) {
+    const given = init ?? {};
+    const params = given.params as CallParams | undefined;
+    if (params?.query !== undefined || params?.header !== undefined || given.headers !== undefined) {
       const valueIssues = [
         ...queryIssues(params?.query),
         ...headerIssues(params?.header, "header"),
-        ...headerIssues(next.headers, "headers"),
+        ...headerIssues(given.headers, "headers"),
       ];
       if (valueIssues.length)
         throw new ValidationError(valueIssues, { method, path, expected: "valid input; nothing was sent" });
     }
+    if (!op) return { method, path, init: given, op, params, body: given.body };
+    const prepared: PreparedCall = {
+      method,
+      path,
+      init: given,
+      op,
+      params: withDefaults(op, params, config),
+      body: given.body,
+    };
+    const validating = validateRequest(prepared as HookedCall, config.maxPageLimit);
+    if (!validating) return guarded(prepared);
+    return validating.then(() => guarded(prepared)); // the first call loads the schemas (a lazily loaded chunk)
+  }
+
+  /** The setup-state guards (SetupStateError before anything is sent). */
+  function guarded(call: PreparedCall): PreparedCall {
+    for (const h of hooks) h.before?.(call as HookedCall);
+    return call;
+  }
+
+  /**
+   * The partner whose turn the call takes before anything is built for it (issue 18: a waiting call
+   * holds its arguments only), when the session knows the partner; before the first sign-in, calls
+   * wait in the transport's limiter step, as retries do. Undefined too when that step must take it:
+   * a user's middleware sees the call first (openapi-fetch's order), or a deadline governs the wait
+   * (the transport's TooLate and timers).
+   */
+  function admissionFor(call: PreparedCall): string | undefined {
+    const { init } = call;
+    if (!call.op?.auth || middlewares > 0 || Array.isArray(init.middleware)) return undefined;
+    if (init.audienceDeadlineAt !== undefined || config.retry.deadlineMs !== undefined) return undefined;
+    if ((init.signal as AbortSignal | undefined)?.aborted) return undefined;
+    return session?.current()?.partnerId;
+  }
+
+  async function send(call: PreparedCall, admitted: AdmittedTurn | undefined): Promise<unknown> {
+    const { method, path, op } = call;
+    const hooked = op ? (call as HookedCall) : undefined;
+    let next = call.init;
     // A user's middleware (the client's, or the call's own) sees the call as openapi-fetch shows it.
     const withMiddleware = middlewares > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
     let info: CallInfo | undefined;
-    let hooked: HookedCall | undefined;
     if (op) {
-      const params = withDefaults(op, next.params as CallParams | undefined, config);
-      hooked = { op, params, body: next.body };
-      const validating = validateRequest(hooked, config.maxPageLimit);
-      if (validating) await validating; // the first call loads the schemas (a lazily loaded chunk)
-      for (const h of hooks) h.before?.(hooked);
       // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone
       // unless a middleware sees the call (its `options.parseAs` is the caller's).
       const parseJson = next.parseAs === undefined || next.parseAs === "json";
-      info = { op, parseJson, ...(next.transportRetries === false ? { transportRetries: false as const } : {}) };
-      next = { ...next, params, audienceCall: info, parseAs: parseJson && !withMiddleware ? "stream" : next.parseAs };
+      info = {
+        op,
+        parseJson,
+        admitted,
+        ...(next.transportRetries === false ? { transportRetries: false as const } : {}),
+      };
+      next = {
+        ...next,
+        params: call.params,
+        audienceCall: info,
+        parseAs: parseJson && !withMiddleware ? "stream" : next.parseAs,
+      };
       if (op.host === "media" && next.baseUrl === undefined) next = { ...next, baseUrl: config.mediaUrl.href };
     }
     // A path outside the description: the caller's parseAs still says whether a 2xx must be JSON.
@@ -204,7 +290,13 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
         audienceFetch: next.fetch,
       };
     }
-    const result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);
+    let result: CallResult;
+    try {
+      result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);
+    } finally {
+      // A turn taken at admission that no attempt used (the call failed before its first attempt).
+      info?.admitted?.turn.done({ kind: "no-response" });
+    }
     if (info?.parseJson && result.response.ok && "data" in result) {
       result.data = info.parsedFrom === result.response ? info.data : await readJson(result.data);
     }
@@ -275,6 +367,19 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
 }
 
 type CallResult = { data?: unknown; error?: unknown; response: Response };
+
+/**
+ * A call that passed the checks: what it was given and, for a described operation, its row and
+ * parameters with defaults filled (the hooks' {@link HookedCall}).
+ */
+interface PreparedCall {
+  readonly method: string;
+  readonly path: string;
+  readonly init: Record<string, unknown>;
+  readonly op: OperationInfo | undefined;
+  readonly params: CallParams | undefined;
+  readonly body: unknown;
+}
 
 /**
  * The JSON body of a 2xx the transport did not parse itself (it came from a write check or a

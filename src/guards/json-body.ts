@@ -14,6 +14,7 @@ function isContainer(value: unknown): value is object {
 }
 
 export function jsonBodyIssues(body: unknown, maxDepth: number): ValidationIssue[] {
+  if (typeof body !== "bigint" && !isContainer(body)) return []; // most calls: no body, or a string
   const onPath = new Set<object>(); // the containers that hold the one being visited
   // [node, depth]; a negative depth marks the moment a container's children are all done.
   const stack: Array<[unknown, number]> = [[body, 1]];

@@ -6,7 +6,8 @@
 import { type PartnerCoordination, TooLate, type Turn } from "../coordination/coordinator.ts";
 import { SPEC } from "../limits.ts";
 import { AttemptFailure } from "./failure.ts";
-import type { Policy } from "./policy.ts";
+import type { CallInfo } from "./outgoing.ts";
+import type { CallContext, Policy } from "./policy.ts";
 import { parseRetryAfter } from "./retry-after.ts";
 
 export interface LimiterPolicyDeps {
@@ -20,15 +21,20 @@ export interface LimiterPolicyDeps {
 export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
   const { partnerFor, serverNow = Date.now, onResponse } = deps;
   return async (attempt, ctx, next) => {
-    const request = { signal: ctx.signal, lane: ctx.lane, deadlineAt: ctx.deadlineAt };
     let turn: Turn;
-    try {
-      const pending = partnerFor(ctx.partnerId).turn(request);
-      turn = pending instanceof Promise ? await pending : pending;
-    } catch (error) {
-      if (!(error instanceof TooLate)) throw error;
-      ctx.retryAt = Date.now() + error.waitMs;
-      throw new AttemptFailure("deadline", false, error.message);
+    const admitted = takeAdmitted(ctx);
+    if (admitted) {
+      turn = admitted;
+    } else {
+      const request = { signal: ctx.signal, lane: ctx.lane, deadlineAt: ctx.deadlineAt };
+      try {
+        const pending = partnerFor(ctx.partnerId).turn(request);
+        turn = pending instanceof Promise ? await pending : pending;
+      } catch (error) {
+        if (!(error instanceof TooLate)) throw error;
+        ctx.retryAt = Date.now() + error.waitMs;
+        throw new AttemptFailure("deadline", false, error.message);
+      }
     }
     if (turn.slotWaitMs !== undefined) ctx.slotWaitMs = turn.slotWaitMs;
     if (turn.paceWaitMs !== undefined) ctx.paceWaitMs = turn.paceWaitMs;
@@ -52,4 +58,17 @@ export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
     onResponse?.(ctx.partnerId);
     return response;
   };
+}
+
+/**
+ * The turn the call took at admission (create-client.ts), once: for the partner the attempt goes
+ * to; one taken for another partner (the session changed partner meanwhile) is given back unused.
+ */
+function takeAdmitted(ctx: CallContext): Turn | undefined {
+  const admitted = ctx.call?.admitted;
+  if (!admitted) return undefined;
+  (ctx.call as CallInfo).admitted = undefined;
+  if (admitted.partnerId === ctx.partnerId) return admitted.turn;
+  admitted.turn.done({ kind: "no-response" });
+  return undefined;
 }

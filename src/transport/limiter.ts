@@ -1,4 +1,5 @@
 import { monotonicNow } from "../internal/clock.ts";
+import { type AbortFollower, follow, unfollow } from "../internal/on-abort.ts";
 import { setBoundedTimeout } from "../internal/timers.ts";
 import { type Waiter, WaitQueue } from "./wait-queue.ts";
 
@@ -24,16 +25,40 @@ export type Lane = "interactive" | "background";
 /** While both lanes wait, one grant in this many goes to the background lane. */
 export const BACKGROUND_EVERY = 4;
 
-interface SlotWaiter extends Waiter<void> {
+/**
+ * A call waiting for a slot: a class, so that a queued call costs one small object and its
+ * promise, with no closure of its own (issue 18: memory per queued call).
+ */
+class SlotWaiter implements Waiter<() => void>, AbortFollower {
+  gone?: boolean;
+  readonly grant: (release: () => void) => void;
+  readonly #reject: (reason: unknown) => void;
+  readonly #queue: WaitQueue<() => void, SlotWaiter>;
   readonly signal: AbortSignal | undefined;
-  readonly onAbort: () => void;
+
+  constructor(
+    resolve: (release: () => void) => void,
+    reject: (reason: unknown) => void,
+    queue: WaitQueue<() => void, SlotWaiter>,
+    signal: AbortSignal | undefined,
+  ) {
+    this.grant = resolve;
+    this.#reject = reject;
+    this.#queue = queue;
+    this.signal = signal;
+  }
+
+  /** The waiter's signal aborted: it leaves its queue (O(1)) and its call is rejected with the reason. */
+  aborted(): void {
+    if (this.#queue.remove(this)) this.#reject(this.signal?.reason);
+  }
 }
 
 export class ConcurrencyLimiter {
   readonly #options: LimiterOptions;
   readonly #now: () => number;
-  readonly #interactive = new WaitQueue<void, SlotWaiter>();
-  readonly #background = new WaitQueue<void, SlotWaiter>();
+  readonly #interactive = new WaitQueue<() => void, SlotWaiter>();
+  readonly #background = new WaitQueue<() => void, SlotWaiter>();
   /** Interactive grants in a row while the background lane waited. */
   #streak = 0;
   #active = 0;
@@ -106,18 +131,16 @@ export class ConcurrencyLimiter {
   acquire(signal?: AbortSignal, lane: Lane = "interactive"): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const queue = lane === "background" ? this.#background : this.#interactive;
-    return new Promise((resolve, reject) => {
-      const waiter: SlotWaiter = {
-        grant: () => resolve(this.#releaser()),
-        signal,
-        onAbort: () => {
-          if (queue.remove(waiter)) reject(signal?.reason);
-        },
-      };
-      signal?.addEventListener("abort", waiter.onAbort, { once: true });
-      queue.push(waiter);
-      this.#drain();
+    let waiter: SlotWaiter | undefined;
+    const granted = new Promise<() => void>((resolve, reject) => {
+      waiter = new SlotWaiter(resolve, reject, queue, signal);
     });
+    queue.push(waiter as SlotWaiter);
+    // One listener per signal however many calls share it (internal/on-abort.ts): adding and
+    // removing a listener of an EventTarget walks its list, quadratic for calls sharing a signal.
+    if (signal) follow(signal, waiter as SlotWaiter);
+    this.#drain();
+    return granted;
   }
 
   #releaser(): () => void {
@@ -133,9 +156,9 @@ export class ConcurrencyLimiter {
   #drain(): void {
     while (this.queued > 0 && this.#active < this.limit) {
       const waiter = this.#next() as SlotWaiter;
-      waiter.signal?.removeEventListener("abort", waiter.onAbort);
+      if (waiter.signal) unfollow(waiter.signal, waiter);
       this.#active += 1;
-      waiter.grant();
+      waiter.grant(this.#releaser());
     }
   }
 

@@ -7,6 +7,7 @@
  * read into the same shape.
  */
 import type { OperationInfo } from "../../generated/operations.ts";
+import type { Turn } from "../coordination/coordinator.ts";
 
 /** What the client's typed methods tell the transport about one call. */
 export interface CallInfo {
@@ -23,6 +24,17 @@ export interface CallInfo {
   /** Set by the transport: the response whose JSON body it parsed into `data`. */
   parsedFrom?: Response;
   data?: unknown;
+  /**
+   * The partner's turn the call took before openapi-fetch built anything (create-client.ts, the
+   * admission step): the limiter step uses it for the first attempt of that partner, and clears it.
+   */
+  admitted?: AdmittedTurn | undefined;
+}
+
+/** A turn taken at admission, for the partner it was taken for. */
+export interface AdmittedTurn {
+  readonly partnerId: string;
+  readonly turn: Turn;
 }
 
 /** The request init openapi-fetch passes through, plus the call's description. */

@@ -46,14 +46,16 @@ export class LocalPartner implements PartnerCoordination {
     return this.#slot(request);
   }
 
-  async #slot(request: TurnRequest): Promise<Turn> {
+  #slot(request: TurnRequest): Promise<Turn> {
     const started = monotonicNow();
-    const release = await this.limiter.acquire(request.signal, request.lane);
-    const slotWaitMs = monotonicNow() - started;
-    const ticket = this.#checkedTake(request, release);
-    return typeof ticket === "number"
-      ? this.#turn(release, ticket, slotWaitMs, undefined)
-      : this.#paced(release, ticket, slotWaitMs);
+    // A continuation, not an async function: a waiting call holds no suspended frame (issue 18).
+    return this.limiter.acquire(request.signal, request.lane).then((release) => {
+      const slotWaitMs = monotonicNow() - started;
+      const ticket = this.#checkedTake(request, release);
+      return typeof ticket === "number"
+        ? this.#turn(release, ticket, slotWaitMs, undefined)
+        : this.#paced(release, ticket, slotWaitMs);
+    });
   }
 
   /** The pacer's ticket, unless the turn would come after the call's deadline (issue 19). */

@@ -376,7 +376,11 @@ describe("fault injection (issue 6)", () => {
   });
 
   // Last in the file (tests run in order): everything the runs above produced.
-  it("secret scan: no token or password in any error, support report or log line of the runs", () => {
+  // Every text of the runs against every encoding of every secret: about 10 s on a quiet 2-core
+  // machine, over 30 s on a loaded one (it timed out at vitest's 20 s default there).
+  it("secret scan: no token or password in any error, support report or log line of the runs", {
+    timeout: 90_000,
+  }, () => {
     console.log(`secret scan (faults): ${JSON.stringify(harness.counts())}`);
     expect(harness.counts().errors).toBeGreaterThan(0);
     expect(harness.leaks(), `seed ${SEED}: secrets leaked`).toEqual([]);
