@@ -31,21 +31,34 @@ export const BACKGROUND_EVERY = 4;
  */
 class SlotWaiter implements Waiter<() => void>, AbortFollower {
   gone?: boolean;
-  readonly grant: (release: () => void) => void;
+  readonly #resolve: (value: unknown) => void;
   readonly #reject: (reason: unknown) => void;
+  readonly #onGrant: ((release: () => void) => unknown) | undefined;
   readonly #queue: WaitQueue<() => void, SlotWaiter>;
   readonly signal: AbortSignal | undefined;
 
   constructor(
-    resolve: (release: () => void) => void,
+    resolve: (value: unknown) => void,
     reject: (reason: unknown) => void,
+    onGrant: ((release: () => void) => unknown) | undefined,
     queue: WaitQueue<() => void, SlotWaiter>,
     signal: AbortSignal | undefined,
   ) {
-    this.grant = resolve;
+    this.#resolve = resolve;
     this.#reject = reject;
+    this.#onGrant = onGrant;
     this.#queue = queue;
     this.signal = signal;
+  }
+
+  /** A slot for the waiter: its promise settles with what `onGrant` makes of it (the release itself without one). */
+  grant(release: () => void): void {
+    if (!this.#onGrant) return this.#resolve(release);
+    try {
+      this.#resolve(this.#onGrant(release));
+    } catch (error) {
+      this.#reject(error);
+    }
   }
 
   /** The waiter's signal aborted: it leaves its queue (O(1)) and its call is rejected with the reason. */
@@ -129,11 +142,24 @@ export class ConcurrencyLimiter {
 
   /** Resolves with a release function once a slot is free. */
   acquire(signal?: AbortSignal, lane: Lane = "interactive"): Promise<() => void> {
+    return this.acquireThen(signal, lane, undefined) as Promise<() => void>;
+  }
+
+  /**
+   * Resolves with what `onGrant` returns for the release function once a slot is free (what it
+   * throws rejects): one promise per waiting call, no continuation of its own (issue 18: memory
+   * and abort cost of queued calls). Without `onGrant`, with the release function.
+   */
+  acquireThen<T>(
+    signal: AbortSignal | undefined,
+    lane: Lane,
+    onGrant: ((release: () => void) => T | Promise<T>) | undefined,
+  ): Promise<T> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const queue = lane === "background" ? this.#background : this.#interactive;
     let waiter: SlotWaiter | undefined;
-    const granted = new Promise<() => void>((resolve, reject) => {
-      waiter = new SlotWaiter(resolve, reject, queue, signal);
+    const granted = new Promise<T>((resolve, reject) => {
+      waiter = new SlotWaiter(resolve as (value: unknown) => void, reject, onGrant, queue, signal);
     });
     queue.push(waiter as SlotWaiter);
     // One listener per signal however many calls share it (internal/on-abort.ts): adding and

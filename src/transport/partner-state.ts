@@ -48,8 +48,9 @@ export class LocalPartner implements PartnerCoordination {
 
   #slot(request: TurnRequest): Promise<Turn> {
     const started = monotonicNow();
-    // A continuation, not an async function: a waiting call holds no suspended frame (issue 18).
-    return this.limiter.acquire(request.signal, request.lane).then((release) => {
+    // Made when the slot is granted, in the limiter's one promise: a waiting call holds no
+    // suspended frame and no promise of its own (issue 18: memory and abort cost of queued calls).
+    return this.limiter.acquireThen(request.signal, request.lane, (release) => {
       const slotWaitMs = monotonicNow() - started;
       const ticket = this.#checkedTake(request, release);
       return typeof ticket === "number"
