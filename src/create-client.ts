@@ -1,36 +1,13 @@
 /**
- * `createAudienceClient`: options normalized once, then the session, the transport (the policy
- * pipeline) and openapi-fetch's typed methods over the merged description, with every call
- * validated before it is sent.
+ * `createAudienceClient`: options normalized once, then the client object over its engine
+ * (engine.ts: the session, the transport, openapi-fetch's typed methods over the merged
+ * description, and the one path every call takes, validated before it is sent).
  */
 
-import createClient from "openapi-fetch";
-import { type OperationInfo, operations } from "../generated/operations.ts";
-import {
-  type AudienceClient,
-  type CallHooks,
-  type CallParams,
-  type HookedCall,
-  METHODS,
-  type PublicConfig,
-  type RawClient,
-} from "./client-types.ts";
-import type { SessionShare } from "./coordination/coordinator.ts";
-import { DriftWatch } from "./drift/drift-watch.ts";
+import { type AudienceClient, METHODS, type PublicConfig, type RawClient } from "./client-types.ts";
+import { createEngine, type InternalSeams } from "./engine.ts";
 import { ValidationError } from "./errors/validation-error.ts";
-import { jsonBodyIssues } from "./guards/json-body.ts";
-import { partnerTokenPathIssues } from "./guards/partner-token-paths.ts";
 import { pathParamIssues } from "./guards/path-params.ts";
-import { rawPathIssues } from "./guards/raw-path.ts";
-import { pageLimitIssues } from "./guards/request-rules.ts";
-import { headerIssues, queryIssues } from "./guards/request-values.ts";
-import { validateRequest } from "./guards/validate-request.ts";
-import { observedLogger } from "./internal/observed-logger.ts";
-import { createOperationMatcher } from "./internal/operation-matcher.ts";
-import { serializeQuery } from "./internal/query-serializer.ts";
-import { Redactor } from "./internal/redact.ts";
-import { ServerClock } from "./internal/server-clock.ts";
-import { CLIENT_DEFAULTS } from "./limits.ts";
 import {
   type AudienceClientOptions,
   type ClientConfig,
@@ -38,36 +15,7 @@ import {
   normalizeOptions,
   normalizeSessionTokens,
 } from "./options.ts";
-import { Session } from "./session/session.ts";
-import { createTransport, type Transport } from "./transport/create-transport.ts";
-import { lazyMetrics } from "./transport/lazy-metrics.ts";
-import { type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
-import { openapiRequestClass } from "./transport/send-attempt.ts";
-import type { ClientPaths } from "./types.ts";
-import { createSetupProcess } from "./workflows/setup-process.ts";
 import type { SetupProcess } from "./workflows/setup-process-types.ts";
-import { SetupStates } from "./workflows/setup-state.ts";
-import { StatusTaskStarts } from "./workflows/status-tasks.ts";
-
-/** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
-export interface InternalSeams {
-  retryHooks?: Parameters<typeof createTransport>[0]["retryHooks"];
-  /** Autosave debounce (Section 3: 1 s). */
-  autosaveDebounceMs?: number;
-  /** Hooks around every call, after the client's own (tests of how a throwing hook is contained). */
-  hooks?: readonly CallHooks[];
-}
-
-/** Operations by method, then path template. */
-const opIndex = new Map<string, Map<string, OperationInfo>>();
-for (const op of operations) {
-  let byPath = opIndex.get(op.method);
-  if (!byPath) {
-    byPath = new Map();
-    opIndex.set(op.method, byPath);
-  }
-  byPath.set(op.path, op);
-}
 
 /**
  * Creates a client. Nothing is sent until the first call; sign-in is lazy and happens once.
@@ -83,156 +31,9 @@ export function createAudienceClient(options: AudienceClientOptions): AudienceCl
 /** {@link createAudienceClient} with the test seams; not exported from any entry point. */
 export function createClientWithSeams(options: AudienceClientOptions, seams: InternalSeams): AudienceClient {
   const config = normalizeOptions(options);
-  const redactor = new Redactor();
-  const logger = observedLogger(config.logger, redactor);
-  const match = createOperationMatcher({ main: config.baseUrl, media: config.mediaUrl });
-  let session: Session | undefined;
-  // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
-  const clock = new ServerClock();
-  const metrics = config.meter ? lazyMetrics(config.meter, config.baseUrl) : undefined;
-  const drift = config.onDrift
-    ? new DriftWatch({
-        onDrift: config.onDrift,
-        sampleRate: config.driftSampleRate,
-        redactor,
-        warn: (message, error) => logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
-      })
-    : undefined;
-  const transport: Transport = createTransport({
-    config,
-    redactor,
-    logger,
-    match,
-    session: () => session as Session,
-    clock,
-    metrics,
-    ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}),
-  });
-  session = new Session({
-    config,
-    redactor,
-    logger,
-    send: transport,
-    share: sharedSession(config),
-    now: () => clock.now(),
-    ...(metrics ? { observe: metrics.sessionEvent } : {}),
-    ...(drift
-      ? {
-          inspect: (path: string, response: Response, body: unknown) => {
-            const op = opIndex.get("POST")?.get(path);
-            if (op) drift.observe(op, response, body, true);
-          },
-        }
-      : {}),
-  });
-  const api = createClient<ClientPaths>({
-    Request: OutgoingRequest as unknown as typeof Request,
-    baseUrl: config.baseUrl.href,
-    fetch: transport as (request: Request) => Promise<Response>,
-    querySerializer: serializeQuery,
-  });
-  const setupStates = new SetupStates();
-  const statusTasks = new StatusTaskStarts();
-  const hooks: CallHooks[] = [setupStates.hooks(), statusTasks.hooks(), ...(seams.hooks ?? [])];
   const setupHandles = new Map<string, SetupProcess>();
-
-  // Middlewares registered with use(): while there are none, openapi-fetch builds OutgoingRequests.
-  // Never counted down by eject(): a middleware may be registered twice and ejected once, and after
-  // an eject the real-Request path is only slower, never wrong.
-  let middlewares = 0;
-
-  async function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
-    const op = opIndex.get(method)?.get(path);
-    // Paths outside the description are not validated below, so the path itself is checked first,
-    // and the page cap, which holds for every bulk read (Section 8.5).
-    if (!op) {
-      // The body too: validateRequest below never sees it (a deep one overflowed JSON.stringify).
-      const pathIssues = [...rawPathIssues(path), ...jsonBodyIssues(init?.body, CLIENT_DEFAULTS.maxJsonBodyDepth)];
-      if (!pathIssues.length) pathIssues.push(...partnerTokenPathIssues(path));
-      if (pathIssues.length)
-        throw new ValidationError(pathIssues, {
-          method,
-          expected: "a path of the API and a JSON body; nothing was sent",
-        });
-      const limitIssues = pageLimitIssues((init?.params as CallParams | undefined)?.query, config.maxPageLimit);
-      if (limitIssues.length)
-        throw new ValidationError(limitIssues, { method, expected: "valid input; nothing was sent" });
-    }
-    let next = init ?? {};
-    const params = next.params as CallParams | undefined;
-    if (params?.query !== undefined || params?.header !== undefined || next.headers !== undefined) {
-      const valueIssues = [
-        ...queryIssues(params?.query),
-        ...headerIssues(params?.header, "header"),
-        ...headerIssues(next.headers, "headers"),
-      ];
-      if (valueIssues.length)
-        throw new ValidationError(valueIssues, { method, path, expected: "valid input; nothing was sent" });
-    }
-    // A user's middleware (the client's, or the call's own) sees the call as openapi-fetch shows it.
-    const withMiddleware = middlewares > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
-    let info: CallInfo | undefined;
-    let hooked: HookedCall | undefined;
-    if (op) {
-      const params = withDefaults(op, next.params as CallParams | undefined, config);
-      hooked = { op, params, body: next.body };
-      const validating = validateRequest(hooked, config.maxPageLimit);
-      if (validating) await validating; // the first call loads the schemas (a lazily loaded chunk)
-      for (const h of hooks) h.before?.(hooked);
-      // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone
-      // unless a middleware sees the call (its `options.parseAs` is the caller's).
-      const parseJson = next.parseAs === undefined || next.parseAs === "json";
-      info = { op, parseJson, ...(next.transportRetries === false ? { transportRetries: false as const } : {}) };
-      next = { ...next, params, audienceCall: info, parseAs: parseJson && !withMiddleware ? "stream" : next.parseAs };
-      if (op.host === "media" && next.baseUrl === undefined) next = { ...next, baseUrl: config.mediaUrl.href };
-    }
-    // A path outside the description: the caller's parseAs still says whether a 2xx must be JSON.
-    if (!op && next.parseAs !== undefined && next.parseAs !== "json") next = { ...next, audienceExpectJson: false };
-    if (withMiddleware && info) info.keepBody = true;
-    // A middleware is handed real Requests of the caller's class, and can read the body of a
-    // response in onResponse; without one, openapi-fetch builds the client's OutgoingRequest
-    // (transport/send-attempt.ts; undefined is openapi-fetch's default). The call's own class and
-    // `fetch` go on to the transport: a call's own `fetch` is its transport, not a bypass (issue 18,
-    // family 3): the client's steps (token, partner, retries, limits, redaction) end in it.
-    if (withMiddleware || next.Request || next.fetch) {
-      const callClass = next.Request as typeof Request | undefined;
-      next = {
-        ...next,
-        Request: openapiRequestClass(withMiddleware, callClass, config.Request),
-        audienceRequest: callClass,
-        fetch: undefined,
-        audienceFetch: next.fetch,
-      };
-    }
-    const result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);
-    if (info?.parseJson && result.response.ok && "data" in result) {
-      result.data = info.parsedFrom === result.response ? info.data : await readJson(result.data);
-    }
-    // The raw `{ error }` is what callers log: it is redacted like every error the client builds.
-    // Drift (issue 19): checked after the result is in hand, in the background; a body is checked
-    // only when it was read as JSON (the caller's parseAs).
-    if (drift && op) {
-      const asJson = info?.parseJson ?? true;
-      drift.observe(op, result.response, result.response.ok ? result.data : result.error, asJson);
-    }
-    if (result.error !== undefined) result.error = redactor.value(result.error);
-    if (hooked) {
-      for (const h of hooks) {
-        try {
-          h.after?.(hooked, result);
-        } catch (error) {
-          // An observer never changes the outcome: a completed write stays completed.
-          logger.warn?.("an after-hook threw; the call's result is returned as it is", {
-            method,
-            path,
-            error: error instanceof Error ? error.name : typeof error,
-          });
-        }
-      }
-    }
-    return result;
-  }
-
+  const call = (method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> =>
+    engine.call(method, path, init);
   const raw = Object.fromEntries(
     METHODS.map((m) => [m, (path: string, init?: Record<string, unknown>) => call(m, path, init)]),
   ) as unknown as Pick<RawClient, (typeof METHODS)[number]>;
@@ -240,70 +41,31 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
     ...raw,
     request: ((method: string, path: string, init?: Record<string, unknown>) =>
       call(method.toUpperCase(), path, init)) as RawClient["request"],
-    use: (...m) => {
-      middlewares += m.length;
-      api.use(...m);
-    },
-    eject: (...m) => api.eject(...m),
+    use: (...m) => engine.use(...m),
+    eject: (...m) => engine.eject(...m),
     config: publicConfig(config),
-    partnerId: () => session?.partnerId,
-    sessionStats: () => ({ ...(session as Session).stats }),
-    rateState: () => transport.rateState(session?.partnerId),
-    concurrency: () => {
-      const load = transport.partnerFor(session?.partnerId).load();
-      return {
-        limit: load.concurrencyLimit,
-        active: load.inFlight,
-        queued: load.queued.interactive + load.queued.background,
-      };
-    },
+    partnerId: () => engine.partnerId(),
+    sessionStats: () => engine.sessionStats(),
+    rateState: () => engine.rateState(),
+    concurrency: () => engine.concurrency(),
     useCredentials: (credentials) =>
-      (session as Session).useCredentials(normalizeCredentials(credentials, config.dangerouslyAllowBrowser)),
-    useSession: (tokens) =>
-      (session as Session).useSession(normalizeSessionTokens(tokens, config.dangerouslyAllowBrowser)),
-    hasSentClientCampaignStatus: (eid) => statusTasks.has(eid),
+      engine.useCredentials(normalizeCredentials(credentials, config.dangerouslyAllowBrowser)),
+    useSession: (tokens) => engine.useSession(normalizeSessionTokens(tokens, config.dangerouslyAllowBrowser)),
+    hasSentClientCampaignStatus: (eid) => engine.hasSentClientCampaignStatus(eid),
     setupProcess(eid) {
       const issues = pathParamIssues({ eid }, ["eid"]);
       if (issues.length) throw new ValidationError(issues.map((i) => ({ ...i, field: "eid" })));
       let handle = setupHandles.get(eid);
-      if (!handle) handle = createSetupProcess(client, setupStates, eid, seams.autosaveDebounceMs);
+      if (!handle) handle = engine.setupProcess(eid);
       setupHandles.set(eid, handle);
       return handle;
     },
   };
+  const engine = createEngine(config, client, seams);
   return client;
-}
-
-type CallResult = { data?: unknown; error?: unknown; response: Response };
-
-/**
- * The JSON body of a 2xx the transport did not parse itself (it came from a write check or a
- * user's middleware): read from the stream openapi-fetch handed back.
- */
-async function readJson(data: unknown): Promise<unknown> {
-  if (!(data instanceof ReadableStream)) return data;
-  const text = await new Response(data).text();
-  return text ? JSON.parse(text) : undefined;
 }
 
 function publicConfig(config: ClientConfig): PublicConfig {
   const { credentials: _c, session: _s, tokenStore: _t, ...rest } = config;
   return Object.freeze(rest);
-}
-
-function withDefaults(op: OperationInfo, params: CallParams | undefined, config: ClientConfig): CallParams | undefined {
-  if (!op.pathParams.includes("adplatform") || !config.adPlatform || params?.path?.adplatform !== undefined)
-    return params;
-  return { ...params, path: { ...params?.path, adplatform: config.adPlatform } };
-}
-
-/**
- * The group's shared session, when the coordinator shares one and the client signs in with
- * credentials: one session per environment and username (issue 13). A client given only tokens
- * keeps its own.
- */
-function sharedSession(config: ClientConfig): SessionShare | undefined {
-  const { coordinator, credentials, baseUrl } = config;
-  if (!coordinator?.session || !credentials) return undefined;
-  return coordinator.session({ environment: `${baseUrl.origin}${baseUrl.pathname}`, identity: credentials.username });
 }
