@@ -4,8 +4,9 @@
  * browser, ESM, minified, tree-shaken, dependencies included). Exits non-zero over budget, so CI
  * fails when the package grows past it. Also prints anchors a user would compare against.
  *
- * `--budget=<KB>` overrides the budget for one local run (to see the check fail or pass):
- * `npm run size -- --budget=20` fails today.
+ * `--budget=<KB>` overrides the entry's budget for one local run (to see the check fail or pass):
+ * `npm run size -- --budget=16` fails today. The app using only `createAudienceClient` and `unwrap`
+ * has a budget of its own (issue 18).
  */
 
 import { dirname, resolve } from "node:path";
@@ -55,8 +56,19 @@ export const TARGET_KB = 20;
  * Raised to 36.0 KB by admission before openapi-fetch builds anything (issue 18: a queued call
  * holds its arguments only; the call split into its steps, the limiter's waiter a class, one abort
  * listener per signal without a WeakMap: +0.5 KB, 35.3 → 35.8).
+ * Lowered to 17 KB by the lazily loaded engine (issue 18, the bundle rows: 35.3 → 16.7 KB up
+ * front): createAudienceClient checks the options and builds the client object at once, and the
+ * session, the transport with its policies, openapi-fetch and the request guards are a chunk whose
+ * import starts when a client is created (create-client.ts, engine.ts; + 32.8 KB on first use,
+ * zod's schemas included). The target is met.
  */
-export const BUDGET_KB = 36.0;
+export const BUDGET_KB = 17;
+
+/** The target of issue 18 for an app using only `createAudienceClient` and `unwrap`, KB min+gzip. */
+export const MINIMUM_TARGET_KB = 14;
+
+/** The budget CI keeps for that app (10.8 KB up front when the engine became a lazily loaded chunk). */
+export const MINIMUM_BUDGET_KB = 11.2;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -67,6 +79,8 @@ export interface BundleSize {
   readonly gzip: number;
   /** Chunks loaded on first use (dynamic imports), min+gzip. */
   readonly lazyGzip: number;
+  /** The modules of the part loaded up front (paths relative to the repository). */
+  readonly modules: readonly string[];
 }
 
 /**
@@ -122,12 +136,15 @@ async function measure(
   };
   const up = sizeOf(initial);
   const lazy = sizeOf(Object.keys(outputs).filter((path) => !initial.has(path) && path.endsWith(".js")));
-  return { name, ...up, lazyGzip: lazy.gzip };
+  const modules = [...initial].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}));
+  return { name, ...up, lazyGzip: lazy.gzip, modules };
 }
 
 /** The browser entry, then the anchors (each a minimal realistic use, so tree-shaking applies). */
 export async function measureBundles(): Promise<{
   entry: BundleSize;
+  /** The anchor of an app using only `createAudienceClient` and `unwrap` (also in `anchors`). */
+  minimum: BundleSize;
   anchors: BundleSize[];
   composition: BundleSize[];
 }> {
@@ -158,7 +175,7 @@ export async function measureBundles(): Promise<{
       external: ["zod", "zod/*", "openapi-fetch"],
     }),
   ]);
-  return { entry, anchors, composition };
+  return { entry, minimum: anchors[1] as BundleSize, anchors, composition };
 }
 
 export const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
@@ -167,7 +184,7 @@ async function main(): Promise<void> {
   const override = process.argv.find((a) => a.startsWith("--budget="));
   const budgetKb = override ? Number(override.slice("--budget=".length)) : BUDGET_KB;
   if (!Number.isFinite(budgetKb) || budgetKb <= 0) throw new Error(`bad ${override}`);
-  const { entry, anchors, composition } = await measureBundles();
+  const { entry, minimum, anchors, composition } = await measureBundles();
   const width = Math.max(...[entry, ...anchors, ...composition].map((b) => b.name.length));
   const line = (b: BundleSize) =>
     `${b.name.padEnd(width)}  ${kb(b.gzip).padStart(8)} min+gz  (${kb(b.minified)} min)${b.lazyGzip ? `  + ${kb(b.lazyGzip)} loaded on first use` : ""}`;
@@ -176,21 +193,31 @@ async function main(): Promise<void> {
   for (const anchor of anchors) console.log(`  ${line(anchor)}`);
   console.log("composition:");
   for (const part of composition) console.log(`  ${line(part)}`);
-  const budget = budgetKb * 1024;
-  if (entry.gzip > budget) {
-    console.error(
-      `\nsize budget exceeded: ${kb(entry.gzip)} > ${kb(budget)} (min+gzip of src/index.ts; budget in scripts/bundle-size.ts)`,
+  const rows = [
+    { what: "src/index.ts", size: entry, budget: budgetKb * 1024, target: TARGET_KB * 1024 },
+    {
+      what: "createAudienceClient + unwrap",
+      size: minimum,
+      budget: MINIMUM_BUDGET_KB * 1024,
+      target: MINIMUM_TARGET_KB * 1024,
+    },
+  ];
+  console.log("");
+  for (const { what, size, budget, target } of rows) {
+    if (size.gzip > budget) {
+      console.error(
+        `size budget exceeded: ${kb(size.gzip)} > ${kb(budget)} (min+gzip of ${what} up front; budgets in scripts/bundle-size.ts)`,
+      );
+      process.exitCode = 1;
+    } else {
+      console.log(`within budget: ${what} ${kb(size.gzip)} ≤ ${kb(budget)}`);
+    }
+    console.log(
+      size.gzip <= target
+        ? `target met: ${what} ≤ ${kb(target)}`
+        : `target NOT met: ${what} ${kb(size.gzip)} > ${kb(target)} (the CI budget above is a ratchet)`,
     );
-    process.exitCode = 1;
-  } else {
-    console.log(`\nwithin budget: ${kb(entry.gzip)} ≤ ${kb(budget)}`);
   }
-  const target = TARGET_KB * 1024;
-  console.log(
-    entry.gzip <= target
-      ? `target met: ≤ ${kb(target)}`
-      : `target NOT met: ${kb(entry.gzip)} > ${kb(target)} (issue 5 target; the CI budget above is a ratchet)`,
-  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await main();

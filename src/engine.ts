@@ -1,0 +1,387 @@
+/**
+ * The client's engine: everything a call needs that `createAudienceClient` does not need at
+ * creation — the session, the transport (the policy pipeline), openapi-fetch over the merged
+ * description, the request guards, the setup-state hooks and `call()`, the one path every call of
+ * the client takes. create-client.ts builds the client around it.
+ */
+
+import createClient, { type Middleware } from "openapi-fetch";
+import { type OperationInfo, operations } from "../generated/operations.ts";
+import type { AudienceClient, CallHooks, CallParams, HookedCall } from "./client-types.ts";
+import type { SessionShare, Turn } from "./coordination/coordinator.ts";
+import { DriftWatch } from "./drift/drift-watch.ts";
+import { ValidationError } from "./errors/validation-error.ts";
+import { jsonBodyIssues } from "./guards/json-body.ts";
+import { partnerTokenPathIssues } from "./guards/partner-token-paths.ts";
+import { rawPathIssues } from "./guards/raw-path.ts";
+import { pageLimitIssues } from "./guards/request-rules.ts";
+import { headerIssues, queryIssues } from "./guards/request-values.ts";
+import { validateRequest } from "./guards/validate-request.ts";
+import { observedLogger } from "./internal/observed-logger.ts";
+import { createOperationMatcher } from "./internal/operation-matcher.ts";
+import { serializeQuery } from "./internal/query-serializer.ts";
+import { Redactor } from "./internal/redact.ts";
+import { ServerClock } from "./internal/server-clock.ts";
+import { CLIENT_DEFAULTS } from "./limits.ts";
+import type { ClientConfig, SessionTokens } from "./options.ts";
+import type { RateState } from "./rate-state.ts";
+import { Session } from "./session/session.ts";
+import { createTransport, type Transport } from "./transport/create-transport.ts";
+import { lazyMetrics } from "./transport/lazy-metrics.ts";
+import { type AdmittedTurn, type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";
+import { openapiRequestClass } from "./transport/send-attempt.ts";
+import type { ClientPaths } from "./types.ts";
+import { createSetupProcess } from "./workflows/setup-process.ts";
+import type { SetupProcess } from "./workflows/setup-process-types.ts";
+import { SetupStates } from "./workflows/setup-state.ts";
+import { StatusTaskStarts } from "./workflows/status-tasks.ts";
+
+/** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
+export interface InternalSeams {
+  retryHooks?: Parameters<typeof createTransport>[0]["retryHooks"];
+  /** Autosave debounce (Section 3: 1 s). */
+  autosaveDebounceMs?: number;
+  /** Hooks around every call, after the client's own (tests of how a throwing hook is contained). */
+  hooks?: readonly CallHooks[];
+}
+
+/** What the client object delegates to: its calls and the state behind its synchronous methods. */
+export interface Engine {
+  /** One call of the client (`client.GET(...)`, `client.request(...)`). */
+  call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown>;
+  use(...middleware: Middleware[]): void;
+  eject(...middleware: Middleware[]): void;
+  partnerId(): string | undefined;
+  sessionStats(): { signIns: number; refreshes: number };
+  rateState(): RateState;
+  concurrency(): { limit: number; active: number; queued: number };
+  /** Credentials already checked (options.ts `normalizeCredentials`). */
+  useCredentials(credentials: ClientConfig["credentials"] & object): void;
+  /** Tokens already checked (options.ts `normalizeSessionTokens`). */
+  useSession(tokens: Readonly<SessionTokens>): void;
+  hasSentClientCampaignStatus(eid: string): boolean;
+  /** A new handle for `eid` (create-client.ts keeps one per eid). */
+  setupProcess(eid: string): SetupProcess;
+}
+
+/** Operations by method, then path template. */
+const opIndex = new Map<string, Map<string, OperationInfo>>();
+for (const op of operations) {
+  let byPath = opIndex.get(op.method);
+  if (!byPath) {
+    byPath = new Map();
+    opIndex.set(op.method, byPath);
+  }
+  byPath.set(op.path, op);
+}
+
+/** The engine of one client: `client` is the object its setup handles call through. */
+export function createEngine(config: ClientConfig, client: AudienceClient, seams: InternalSeams): Engine {
+  const redactor = new Redactor();
+  const logger = observedLogger(config.logger, redactor);
+  const match = createOperationMatcher({ main: config.baseUrl, media: config.mediaUrl });
+  let session: Session | undefined;
+  // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
+  const clock = new ServerClock();
+  const metrics = config.meter ? lazyMetrics(config.meter, config.baseUrl) : undefined;
+  const drift = config.onDrift
+    ? new DriftWatch({
+        onDrift: config.onDrift,
+        sampleRate: config.driftSampleRate,
+        redactor,
+        warn: (message, error) => logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
+      })
+    : undefined;
+  const transport: Transport = createTransport({
+    config,
+    redactor,
+    logger,
+    match,
+    session: () => session as Session,
+    clock,
+    metrics,
+    ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}),
+  });
+  const own = new Session({
+    config,
+    redactor,
+    logger,
+    send: transport,
+    share: sharedSession(config),
+    now: () => clock.now(),
+    ...(metrics ? { observe: metrics.sessionEvent } : {}),
+    ...(drift
+      ? {
+          inspect: (path: string, response: Response, body: unknown) => {
+            const op = opIndex.get("POST")?.get(path);
+            if (op) drift.observe(op, response, body, true);
+          },
+        }
+      : {}),
+  });
+  session = own;
+  const api = createClient<ClientPaths>({
+    Request: OutgoingRequest as unknown as typeof Request,
+    baseUrl: config.baseUrl.href,
+    fetch: transport as (request: Request) => Promise<Response>,
+    querySerializer: serializeQuery,
+  });
+  const setupStates = new SetupStates();
+  const statusTasks = new StatusTaskStarts();
+  const hooks: CallHooks[] = [setupStates.hooks(), statusTasks.hooks(), ...(seams.hooks ?? [])];
+
+  // Middlewares registered with use(): while there are none, openapi-fetch builds OutgoingRequests.
+  // Never counted down by eject(): a middleware may be registered twice and ejected once, and after
+  // an eject the real-Request path is only slower, never wrong.
+  let middlewares = 0;
+
+  /**
+   * One call, in its steps: `prepare` (the checks that refuse bad input before anything is sent, and
+   * the setup-state guards), `admit` (the partner's turn), `send` (openapi-fetch and the transport,
+   * then the result's redaction, drift and observers). Between the steps only the call's own data
+   * passes; a call waiting for its turn holds its arguments and nothing built for sending.
+   */
+  function call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> {
+    try {
+      const prepared = prepare(method, path, init);
+      return prepared instanceof Promise ? prepared.then(admitAndSend) : admitAndSend(prepared);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function admitAndSend(call: PreparedCall): Promise<unknown> {
+    const partnerId = admissionFor(call);
+    if (partnerId === undefined) return send(call, undefined);
+    const signal = call.init.signal as AbortSignal | undefined;
+    const lane = call.init.priority === "low" ? "background" : "interactive";
+    let pending: Turn | Promise<Turn>;
+    try {
+      pending = transport.partnerFor(partnerId).turn({ signal, lane, deadlineAt: undefined });
+    } catch {
+      return send(call, undefined); // left to the transport's limiter step, which reports it
+    }
+    if (!(pending instanceof Promise)) return send(call, { partnerId, turn: pending });
+    return pending.then(
+      (turn) => send(call, { partnerId, turn }),
+      (error: unknown) => {
+        // Only the caller's abort ends the call here, as it would in the transport's limiter step;
+        // any other failure (a coordinator that is away) is left to that step, which reports it.
+        if (signal?.aborted) throw error;
+        return send(call, undefined);
+      },
+    );
+  }
+
+  /** The checks before anything is sent; a promise only while the request schemas load (first call). */
+  function prepare(
+    method: string,
+    path: string,
+    init: Record<string, unknown> | undefined,
+  ): PreparedCall | Promise<PreparedCall> {
+    const op = opIndex.get(method)?.get(path);
+    // Paths outside the description are not validated below, so the path itself is checked first,
+    // and the page cap, which holds for every bulk read (Section 8.5).
+    if (!op) {
+      // The body too: validateRequest below never sees it (a deep one overflowed JSON.stringify).
+      const pathIssues = [...rawPathIssues(path), ...jsonBodyIssues(init?.body, CLIENT_DEFAULTS.maxJsonBodyDepth)];
+      if (!pathIssues.length) pathIssues.push(...partnerTokenPathIssues(path));
+      if (pathIssues.length)
+        throw new ValidationError(pathIssues, {
+          method,
+          expected: "a path of the API and a JSON body; nothing was sent",
+        });
+      const limitIssues = pageLimitIssues((init?.params as CallParams | undefined)?.query, config.maxPageLimit);
+      if (limitIssues.length)
+        throw new ValidationError(limitIssues, { method, expected: "valid input; nothing was sent" });
+    }
+    const given = init ?? {};
+    const params = given.params as CallParams | undefined;
+    if (params?.query !== undefined || params?.header !== undefined || given.headers !== undefined) {
+      const valueIssues = [
+        ...queryIssues(params?.query),
+        ...headerIssues(params?.header, "header"),
+        ...headerIssues(given.headers, "headers"),
+      ];
+      if (valueIssues.length)
+        throw new ValidationError(valueIssues, { method, path, expected: "valid input; nothing was sent" });
+    }
+    if (!op) return { method, path, init: given, op, params, body: given.body };
+    const prepared: PreparedCall = {
+      method,
+      path,
+      init: given,
+      op,
+      params: withDefaults(op, params, config),
+      body: given.body,
+    };
+    const validating = validateRequest(prepared as HookedCall, config.maxPageLimit);
+    if (!validating) return guarded(prepared);
+    return validating.then(() => guarded(prepared)); // the first call loads the schemas (a lazily loaded chunk)
+  }
+
+  /** The setup-state guards (SetupStateError before anything is sent). */
+  function guarded(call: PreparedCall): PreparedCall {
+    for (const h of hooks) h.before?.(call as HookedCall);
+    return call;
+  }
+
+  /**
+   * The partner whose turn the call takes before anything is built for it (issue 18: a waiting call
+   * holds its arguments only), when the session knows the partner; before the first sign-in, calls
+   * wait in the transport's limiter step, as retries do. Undefined too when that step must take it:
+   * a user's middleware sees the call first (openapi-fetch's order), or a deadline governs the wait
+   * (the transport's TooLate and timers).
+   */
+  function admissionFor(call: PreparedCall): string | undefined {
+    const { init } = call;
+    if (!call.op?.auth || middlewares > 0 || Array.isArray(init.middleware)) return undefined;
+    if (init.audienceDeadlineAt !== undefined || config.retry.deadlineMs !== undefined) return undefined;
+    if ((init.signal as AbortSignal | undefined)?.aborted) return undefined;
+    return session?.current()?.partnerId;
+  }
+
+  async function send(call: PreparedCall, admitted: AdmittedTurn | undefined): Promise<unknown> {
+    const { method, path, op } = call;
+    const hooked = op ? (call as HookedCall) : undefined;
+    let next = call.init;
+    // A user's middleware (the client's, or the call's own) sees the call as openapi-fetch shows it.
+    const withMiddleware = middlewares > 0 || (Array.isArray(next.middleware) && next.middleware.length > 0);
+    let info: CallInfo | undefined;
+    if (op) {
+      // The transport parses a 2xx JSON body once, into `info`; openapi-fetch leaves it alone
+      // unless a middleware sees the call (its `options.parseAs` is the caller's).
+      const parseJson = next.parseAs === undefined || next.parseAs === "json";
+      info = {
+        op,
+        parseJson,
+        admitted,
+        ...(next.transportRetries === false ? { transportRetries: false as const } : {}),
+      };
+      next = {
+        ...next,
+        params: call.params,
+        audienceCall: info,
+        parseAs: parseJson && !withMiddleware ? "stream" : next.parseAs,
+      };
+      if (op.host === "media" && next.baseUrl === undefined) next = { ...next, baseUrl: config.mediaUrl.href };
+    }
+    // A path outside the description: the caller's parseAs still says whether a 2xx must be JSON.
+    if (!op && next.parseAs !== undefined && next.parseAs !== "json") next = { ...next, audienceExpectJson: false };
+    if (withMiddleware && info) info.keepBody = true;
+    // A middleware is handed real Requests of the caller's class, and can read the body of a
+    // response in onResponse; without one, openapi-fetch builds the client's OutgoingRequest
+    // (transport/send-attempt.ts; undefined is openapi-fetch's default). The call's own class and
+    // `fetch` go on to the transport: a call's own `fetch` is its transport, not a bypass (issue 18,
+    // family 3): the client's steps (token, partner, retries, limits, redaction) end in it.
+    if (withMiddleware || next.Request || next.fetch) {
+      const callClass = next.Request as typeof Request | undefined;
+      next = {
+        ...next,
+        Request: openapiRequestClass(withMiddleware, callClass, config.Request),
+        audienceRequest: callClass,
+        fetch: undefined,
+        audienceFetch: next.fetch,
+      };
+    }
+    let result: CallResult;
+    try {
+      result = await (api.request as (m: string, p: string, i: unknown) => Promise<CallResult>)(method, path, next);
+    } finally {
+      // A turn taken at admission that no attempt used (the call failed before its first attempt).
+      info?.admitted?.turn.done({ kind: "no-response" });
+    }
+    if (info?.parseJson && result.response.ok && "data" in result) {
+      result.data = info.parsedFrom === result.response ? info.data : await readJson(result.data);
+    }
+    // The raw `{ error }` is what callers log: it is redacted like every error the client builds.
+    // Drift (issue 19): checked after the result is in hand, in the background; a body is checked
+    // only when it was read as JSON (the caller's parseAs).
+    if (drift && op) {
+      const asJson = info?.parseJson ?? true;
+      drift.observe(op, result.response, result.response.ok ? result.data : result.error, asJson);
+    }
+    if (result.error !== undefined) result.error = redactor.value(result.error);
+    if (hooked) {
+      for (const h of hooks) {
+        try {
+          h.after?.(hooked, result);
+        } catch (error) {
+          // An observer never changes the outcome: a completed write stays completed.
+          logger.warn?.("an after-hook threw; the call's result is returned as it is", {
+            method,
+            path,
+            error: error instanceof Error ? error.name : typeof error,
+          });
+        }
+      }
+    }
+    return result;
+  }
+
+  return {
+    call,
+    use: (...m) => {
+      middlewares += m.length;
+      api.use(...m);
+    },
+    eject: (...m) => api.eject(...m),
+    partnerId: () => own.partnerId,
+    sessionStats: () => ({ ...own.stats }),
+    rateState: () => transport.rateState(own.partnerId),
+    concurrency: () => {
+      const load = transport.partnerFor(own.partnerId).load();
+      return {
+        limit: load.concurrencyLimit,
+        active: load.inFlight,
+        queued: load.queued.interactive + load.queued.background,
+      };
+    },
+    useCredentials: (credentials) => own.useCredentials(credentials),
+    useSession: (tokens) => own.useSession(tokens),
+    hasSentClientCampaignStatus: (eid) => statusTasks.has(eid),
+    setupProcess: (eid) => createSetupProcess(client, setupStates, eid, seams.autosaveDebounceMs),
+  };
+}
+
+type CallResult = { data?: unknown; error?: unknown; response: Response };
+
+/**
+ * The JSON body of a 2xx the transport did not parse itself (it came from a write check or a
+ * user's middleware): read from the stream openapi-fetch handed back.
+ */
+async function readJson(data: unknown): Promise<unknown> {
+  if (!(data instanceof ReadableStream)) return data;
+  const text = await new Response(data).text();
+  return text ? JSON.parse(text) : undefined;
+}
+
+function withDefaults(op: OperationInfo, params: CallParams | undefined, config: ClientConfig): CallParams | undefined {
+  if (!op.pathParams.includes("adplatform") || !config.adPlatform || params?.path?.adplatform !== undefined)
+    return params;
+  return { ...params, path: { ...params?.path, adplatform: config.adPlatform } };
+}
+
+/**
+ * The group's shared session, when the coordinator shares one and the client signs in with
+ * credentials: one session per environment and username (issue 13). A client given only tokens
+ * keeps its own.
+ */
+function sharedSession(config: ClientConfig): SessionShare | undefined {
+  const { coordinator, credentials, baseUrl } = config;
+  if (!coordinator?.session || !credentials) return undefined;
+  return coordinator.session({ environment: `${baseUrl.origin}${baseUrl.pathname}`, identity: credentials.username });
+}
+
+/**
+ * A call that passed the checks: what it was given and, for a described operation, its row and
+ * parameters with defaults filled (the hooks' {@link HookedCall}).
+ */
+interface PreparedCall {
+  readonly method: string;
+  readonly path: string;
+  readonly init: Record<string, unknown>;
+  readonly op: OperationInfo | undefined;
+  readonly params: CallParams | undefined;
+  readonly body: unknown;
+}

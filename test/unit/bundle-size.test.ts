@@ -1,0 +1,30 @@
+/**
+ * scripts/bundle-size.ts (issue 18, the bundle rows): what a browser app loads up front holds the
+ * options check, the client object, `unwrap` and the error classes; the engine (session,
+ * transport, openapi-fetch, zod) is a chunk loaded on first use.
+ */
+import { describe, expect, it } from "vitest";
+import { MINIMUM_TARGET_KB, measureBundles, TARGET_KB } from "../../scripts/bundle-size.ts";
+
+const ENGINE = [
+  "src/engine.ts",
+  "src/session/session.ts",
+  "src/transport/create-transport.ts",
+  "src/transport/pacer.ts",
+  "openapi-fetch",
+  "zod",
+];
+
+describe("the browser bundle up front", () => {
+  it("meets issue 18's targets and leaves the engine to a chunk loaded on first use", async () => {
+    const { entry, minimum } = await measureBundles();
+    expect(minimum.gzip).toBeLessThanOrEqual(MINIMUM_TARGET_KB * 1024);
+    expect(entry.gzip).toBeLessThanOrEqual(TARGET_KB * 1024);
+    for (const size of [entry, minimum]) {
+      expect(size.modules.filter((m) => ENGINE.some((e) => m.includes(e)))).toEqual([]);
+      expect(size.modules).toContain("src/create-client.ts");
+      expect(size.lazyGzip).toBeGreaterThan(0);
+    }
+    expect(minimum.modules).toContain("src/unwrap.ts");
+  });
+});
