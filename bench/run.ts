@@ -1,8 +1,9 @@
 /**
  * `npm run bench` (never part of `npm test`): starts the bench server in its own process, runs the
  * sub-benchmarks of issue 5 in order, prints the report and writes it to bench/results/latest.md.
- * Run under `node --expose-gc --import tsx` (the npm script does). `--only=a,b,model,c,d,e,operations,cluster`
- * runs a subset and only prints it; `--runs=3` makes the cluster bench report the worst of three runs.
+ * Run under `node --expose-gc --import tsx` (the npm script does). `--only=a,peers,queue,b,model,c,d,e,operations,cluster`
+ * runs a subset and only prints it; `--runs=3` makes the cluster bench report the worst of three runs;
+ * `--pairs=N` sets the pairs of processes of sections a (default 5) and peers (default 3).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -15,6 +16,8 @@ import { memory } from "./memory.ts";
 import { operations } from "./operations.ts";
 import { overhead } from "./overhead.ts";
 import { pacerModel } from "./pacer-sim.ts";
+import { peers } from "./peers.ts";
+import { queue } from "./queue.ts";
 import { startup } from "./startup.ts";
 import { type Section, startBenchServer, table } from "./support.ts";
 
@@ -32,6 +35,8 @@ async function main(): Promise<void> {
   try {
     const steps: Array<[string, () => Promise<Section>]> = [
       ["a", () => overhead(server)],
+      ["peers", () => peers(server)],
+      ["queue", () => queue()],
       ["b", () => goodput(server)],
       ["model", () => pacerModel()],
       ["c", () => memory(server)],
