@@ -45,6 +45,9 @@ export interface ProbeResult {
   /** mode `http`: calls/s per sample. */
   readonly c1?: number[];
   readonly c8?: number[];
+  /** mode `http`: this process's CPU µs per call per sample (less moved by other load than calls/s). */
+  readonly c1CpuUs?: number[];
+  readonly c8CpuUs?: number[];
 }
 
 export const PARTNER = "partner-id-bench";
@@ -187,11 +190,20 @@ async function httpMode(task: ProbeTask): Promise<ProbeResult> {
   await drive(200, 1, call);
   const c1: number[] = [];
   const c8: number[] = [];
+  const c1CpuUs: number[] = [];
+  const c8CpuUs: number[] = [];
+  const sample = async (calls: number, concurrency: number, perSecond: number[], cpuUs: number[]) => {
+    const before = process.cpuUsage();
+    const ms = await drive(calls, concurrency, call);
+    const used = process.cpuUsage(before);
+    perSecond.push((calls * 1000) / ms);
+    cpuUs.push((used.user + used.system) / calls);
+  };
   for (let s = 0; s < task.samples; s++) {
-    c1.push((task.calls * 1000) / (await drive(task.calls, 1, call)));
-    c8.push((2 * task.calls * 1000) / (await drive(2 * task.calls, 8, call)));
+    await sample(task.calls, 1, c1, c1CpuUs);
+    await sample(2 * task.calls, 8, c8, c8CpuUs);
   }
-  return { variant: task.variant, mode: "http", c1, c8 };
+  return { variant: task.variant, mode: "http", c1, c8, c1CpuUs, c8CpuUs };
 }
 
 const task = JSON.parse(process.argv[2] ?? "null") as ProbeTask | null;

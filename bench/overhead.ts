@@ -19,7 +19,7 @@ import { type BenchServer, buildPackage, fixed, median, type Section, table } fr
 const PAIRS = Number(process.argv.find((a) => a.startsWith("--pairs="))?.slice("--pairs=".length) ?? 5);
 /** Per process: stub calls per sample; HTTP calls per sample at concurrency 1 (twice that at 8). */
 const STUB_CALLS = 3_000;
-const HTTP_CALLS = 500;
+const HTTP_CALLS = 400;
 const SAMPLES = 3;
 
 /** Issue 18's targets. */
@@ -42,6 +42,10 @@ export async function overhead(server: BenchServer): Promise<Section> {
   const httpRuns = await pairedRuns({ ...base, calls: HTTP_CALLS }, "http", httpVariants, PAIRS, log);
   const c1 = figures(httpRuns, (r) => r.c1);
   const c8 = figures(httpRuns, (r) => r.c8);
+  const cpu1 = figures(httpRuns, (r) => r.c1CpuUs);
+  const cpu8 = figures(httpRuns, (r) => r.c8CpuUs);
+  const cpuVsBare = (f: typeof c1, v: VariantName) =>
+    showSpread(spreadOf(paired(f, v, BARE, (a, b) => a - b)), 1, " µs");
   const vsBare = (f: typeof c1, v: VariantName) => spreadOf(paired(f, v, BARE, (a, b) => a / b));
 
   const targets = [
@@ -85,15 +89,27 @@ export async function overhead(server: BenchServer): Promise<Section> {
     `**HTTP throughput** against the bench server's fast mount (its own process; answers at once, ~150-byte JSON): per sample ${HTTP_CALLS} calls at concurrency 1 and ${2 * HTTP_CALLS} at 8, alternating, after a warm-up of 500 calls.`,
     "",
     table(
-      ["variant", "calls/s c1", "÷ bare c1, same pair", "calls/s c8", "÷ bare c8, same pair"],
+      [
+        "variant",
+        "calls/s c1",
+        "÷ bare c1, same pair",
+        "calls/s c8",
+        "÷ bare c8, same pair",
+        "CPU µs/call c1 / c8",
+        "− bare, same pair, c1 / c8",
+      ],
       httpVariants.map((v) => [
         v,
         fixed(median(c1.get(v) ?? []), 0),
         v === BARE ? "" : showSpread(vsBare(c1, v), 2, "×"),
         fixed(median(c8.get(v) ?? []), 0),
         v === BARE ? "" : showSpread(vsBare(c8, v), 2, "×"),
+        `${fixed(median(cpu1.get(v) ?? []), 0)} / ${fixed(median(cpu8.get(v) ?? []), 0)}`,
+        v === BARE ? "" : `${cpuVsBare(cpu1, v)} / ${cpuVsBare(cpu8, v)}`,
       ]),
     ),
+    "",
+    "The CPU columns are the calling process's own CPU time per call in the same samples (the server's is not counted): on a shared machine it moves less with other load than calls/s does.",
     "",
     '"client, undici transport" is the same client with undici\'s `request` and a keep-alive `Agent` behind the `fetch` option (bench/undici-fetch.ts) instead of the global fetch.',
     "",

@@ -54,6 +54,10 @@ export async function peers(server: BenchServer): Promise<Section> {
   const httpRuns = await pairedRuns({ ...base, calls: HTTP_CALLS }, "http", httpVariants, PAIRS, log);
   const c1 = figures(httpRuns, (r) => r.c1);
   const c8 = figures(httpRuns, (r) => r.c8);
+  const cpu1 = figures(httpRuns, (r) => r.c1CpuUs);
+  const cpu8 = figures(httpRuns, (r) => r.c8CpuUs);
+  const cpuVsBare = (f: typeof c1, v: VariantName) =>
+    showSpread(spreadOf(paired(f, v, BARE, (a, b) => a - b)), 1, " µs");
   const vsBare = (f: typeof c1, v: VariantName) => showSpread(spreadOf(paired(f, v, BARE, (a, b) => a / b)), 2, "×");
 
   const body = [
@@ -73,13 +77,23 @@ export async function peers(server: BenchServer): Promise<Section> {
     `**HTTP throughput** against the fast mount, ${HTTP_CALLS} calls per sample at concurrency 1 and ${2 * HTTP_CALLS} at 8:`,
     "",
     table(
-      ["variant", "calls/s c1", "÷ bare c1", "calls/s c8", "÷ bare c8"],
+      [
+        "variant",
+        "calls/s c1",
+        "÷ bare c1",
+        "calls/s c8",
+        "÷ bare c8",
+        "CPU µs/call c1 / c8",
+        "− bare, same pair, c1 / c8",
+      ],
       httpVariants.map((v) => [
         v,
         fixed(median(c1.get(v) ?? []), 0),
         v === BARE ? "" : vsBare(c1, v),
         fixed(median(c8.get(v) ?? []), 0),
         v === BARE ? "" : vsBare(c8, v),
+        `${fixed(median(cpu1.get(v) ?? []), 0)} / ${fixed(median(cpu8.get(v) ?? []), 0)}`,
+        v === BARE ? "" : `${cpuVsBare(cpu1, v)} / ${cpuVsBare(cpu8, v)}`,
       ]),
     ),
   ].join("\n");

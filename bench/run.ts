@@ -6,7 +6,7 @@
  * `--pairs=N` sets the pairs of processes of sections a (default 5) and peers (default 3).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundle } from "./bundle.ts";
@@ -28,8 +28,11 @@ const only = process.argv
   .split(",");
 const wanted = (key: string) => !only || only.includes(key);
 
+const showLoad = (load: number[]) => load.map((l) => l.toFixed(1)).join(", ");
+
 async function main(): Promise<void> {
   const started = performance.now();
+  const loadBefore = loadavg();
   const server = await startBenchServer();
   const sections: Section[] = [];
   try {
@@ -62,6 +65,7 @@ async function main(): Promise<void> {
     "",
     `Written by \`npm run bench\` on ${new Date().toISOString()}; ${((performance.now() - started) / 1000).toFixed(0)} s in all.`,
     `Machine: Node ${process.version}, ${cpu.length} cores (${cpu[0]?.model.trim() ?? "unknown CPU"}), ${process.platform}/${process.arch}. Server: node:http on 127.0.0.1 in a child process.`,
+    `Load average (1, 5, 15 min) at the start ${showLoad(loadBefore)}, at the end ${showLoad(loadavg())}: above ${cpu.length}, other work shared the cores and absolute figures are slower.`,
     "",
     "## Targets",
     "",
