@@ -95,8 +95,10 @@ export function paired(
   return a.map((x, i) => op(x, b[i] as number)).filter((x) => Number.isFinite(x));
 }
 
-/** "12.3 (10.1–15.0)" with the unit after each number. */
+/** "12.3 (10.1–15.0)", or "−3.1 (−4.0 to 2.2)" when a bound is negative, the unit after each number. */
 export function showSpread(s: Spread, digits: number, unit = ""): string {
   if (!Number.isFinite(s.median)) return "n/a";
-  return `${fixed(s.median, digits)}${unit} (${fixed(s.min, digits)}–${fixed(s.max, digits)}${unit})`;
+  const n = (x: number) => fixed(x, digits).replace("-", "−");
+  const between = s.min < 0 ? " to " : "–";
+  return `${n(s.median)}${unit} (${n(s.min)}${between}${n(s.max)}${unit})`;
 }
