@@ -69,10 +69,12 @@ async function main(): Promise<void> {
     "",
     "## Targets",
     "",
-    table(
-      ["target", "wanted", "measured", "met"],
-      targets.map((t) => [t.name, t.target, t.measured, t.met ? "yes" : "**no**"]),
-    ),
+    targets.length
+      ? table(
+          ["target", "wanted", "measured", "met"],
+          targets.map((t) => [t.name, t.target, t.measured, t.met ? "yes" : "**no**"]),
+        )
+      : "(none in the sections run)",
     ...sections.flatMap((s) => ["", `## ${s.title}`, "", s.body]),
     "",
   ].join("\n");
