@@ -1,237 +1,126 @@
 /**
- * (a) Overhead: the full client against bare openapi-fetch on the same transport and against plain
- * fetch, at concurrency 1 and 8, over real HTTP to the bench server; the same client behind an
- * undici `request`/`Agent` transport; and, with a stub transport (no network), the CPU time the
- * overlay adds per call.
+ * (a) Overhead (issue 18): the client against bare openapi-fetch, each variant in its own fresh
+ * process (bench/cpu-probe.ts), paired and interleaved (bench/per-process.ts): a single-process
+ * harness lets garbage one variant leaves be collected on another's time.
+ *
+ * - CPU per call with a stub `fetch` option (a canned Response, no network): the overlay is the
+ *   client's figure less bare openapi-fetch's of the same pair;
+ * - throughput over real HTTP against the bench server's fast mount at concurrency 1 and 8, as a
+ *   ratio to bare openapi-fetch of the same pair; the client behind an undici transport beside it.
+ *
+ * The peers of the issue's table are section `peers` (bench/peers.ts), with the same probes.
  */
-import createClient from "openapi-fetch";
-import { request } from "undici";
-import { operations } from "../generated/operations.ts";
-import type { paths } from "../generated/schema.ts";
-import { Redactor } from "../src/internal/redact.ts";
-import { normalizeOptions } from "../src/options.ts";
-import { credentialsPolicy, sessionPolicy } from "../src/transport/auth-policy.ts";
-import { fetchTerminal } from "../src/transport/fetch-terminal.ts";
-import { ConcurrencyLimiter } from "../src/transport/limiter.ts";
-import { limiterPolicy } from "../src/transport/limiter-policy.ts";
-import { logPolicy } from "../src/transport/log-policy.ts";
-import { RatePacer } from "../src/transport/pacer.ts";
-import { LocalPartner } from "../src/transport/partner-state.ts";
-import { type CallContext, compose, firstAttempt, type Policy } from "../src/transport/policy.ts";
-import { redirectPolicy } from "../src/transport/redirect-policy.ts";
-import { retryPolicy } from "../src/transport/retry-policy.ts";
-import { timeoutPolicy } from "../src/transport/timeout-policy.ts";
-import {
-  type BenchServer,
-  bareHeaders,
-  credentials,
-  drive,
-  fixed,
-  importBuiltPackage,
-  median,
-  ratio,
-  rotated,
-  type Section,
-  table,
-} from "./support.ts";
-import { undiciFetch } from "./undici-fetch.ts";
+import { pathToFileURL } from "node:url";
+import type { VariantName } from "./cpu-probe.ts";
+import { figures, PEERS_URL, paired, pairedRuns, showSpread, spreadOf } from "./per-process.ts";
+import { type BenchServer, buildPackage, fixed, median, type Section, table } from "./support.ts";
 
-const PARTNER = "partner-id-bench";
-const ROUNDS = 7;
-const CALLS: Record<number, number> = { 1: 1_000, 8: 2_000 };
+/** Pairs of processes (`--pairs=N` overrides). */
+const PAIRS = Number(process.argv.find((a) => a.startsWith("--pairs="))?.slice("--pairs=".length) ?? 5);
+/** Per process: stub calls per sample; HTTP calls per sample at concurrency 1 (twice that at 8). */
+const STUB_CALLS = 3_000;
+const HTTP_CALLS = 400;
+const SAMPLES = 3;
 
-type Variant = { name: string; call: (i: number) => Promise<unknown> };
+/** Issue 18's targets. */
+const OVERLAY_TARGET_US = 8;
+const THROUGHPUT_TARGET = 0.95;
 
-function expectOk(status: number, name: string): void {
-  if (status !== 200) throw new Error(`${name}: HTTP ${status}`);
-}
+const BARE: VariantName = "bare openapi-fetch";
 
 export async function overhead(server: BenchServer): Promise<Section> {
-  const { createAudienceClient } = await importBuiltPackage();
-  const headers = await bareHeaders(server.fast, PARTNER);
-  const undici = undiciFetch();
-  const client = createAudienceClient({ baseUrl: server.fast, credentials });
-  const clientUndici = createAudienceClient({ baseUrl: server.fast, credentials, fetch: undici });
-  const bare = createClient<paths>({
-    baseUrl: server.fast,
-    headers: { Authorization: headers.Authorization as string },
-  });
-  const eid = (i: number) => `evt-${i % 1000}`;
+  const clientFile = pathToFileURL(await buildPackage()).href;
+  const base = { clientFile, peersUrl: PEERS_URL, base: server.fast, samples: SAMPLES };
+  const log = (line: string) => console.error(`bench a: ${line}`);
 
-  const variants: Variant[] = [
+  const stubVariants: VariantName[] = ["client", BARE];
+  const stubRuns = await pairedRuns({ ...base, calls: STUB_CALLS }, "stub", stubVariants, PAIRS, log);
+  const cpu = figures(stubRuns, (r) => r.cpuUs);
+  const overlay = spreadOf(paired(cpu, "client", BARE, (a, b) => a - b));
+
+  const httpVariants: VariantName[] = ["client", BARE, "client, undici transport"];
+  const httpRuns = await pairedRuns({ ...base, calls: HTTP_CALLS }, "http", httpVariants, PAIRS, log);
+  const c1 = figures(httpRuns, (r) => r.c1);
+  const c8 = figures(httpRuns, (r) => r.c8);
+  const cpu1 = figures(httpRuns, (r) => r.c1CpuUs);
+  const cpu8 = figures(httpRuns, (r) => r.c8CpuUs);
+  const cpuVsBare = (f: typeof c1, v: VariantName) =>
+    showSpread(spreadOf(paired(f, v, BARE, (a, b) => a - b)), 1, " µs");
+  const vsBare = (f: typeof c1, v: VariantName) => spreadOf(paired(f, v, BARE, (a, b) => a / b));
+
+  const targets = [
     {
-      name: "full client",
-      call: async (i) =>
-        expectOk((await client.GET("/events/{eid}", { params: { path: { eid: eid(i) } } })).response.status, "client"),
+      name: "overlay CPU per call, stub `fetch` option (client − bare openapi-fetch, one process each)",
+      target: `≤ ${OVERLAY_TARGET_US} µs`,
+      measured: `${showSpread(overlay, 1, " µs")}, median (min–max) of ${PAIRS} pairs`,
+      met: overlay.median <= OVERLAY_TARGET_US,
     },
-    {
-      name: "bare openapi-fetch",
-      call: async (i) =>
-        expectOk(
-          (
-            await bare.GET("/events/{eid}", {
-              params: { path: { eid: eid(i) }, header: { "X-Preferred-Partner-Id": PARTNER } },
-            })
-          ).response.status,
-          "bare",
-        ),
-    },
-    {
-      name: "plain fetch",
-      call: async (i) => {
-        const response = await fetch(`${server.fast}/events/${eid(i)}`, { headers });
-        await response.json();
-        expectOk(response.status, "fetch");
-      },
-    },
-    {
-      name: "full client, undici transport",
-      call: async (i) =>
-        expectOk(
-          (await clientUndici.GET("/events/{eid}", { params: { path: { eid: eid(i) } } })).response.status,
-          "client+undici",
-        ),
-    },
-    {
-      name: "plain undici request",
-      call: async (i) => {
-        const response = await request(`${server.fast}/events/${eid(i)}`, { headers });
-        await response.body.json();
-        expectOk(response.statusCode, "undici");
-      },
-    },
+    ...[
+      [1, c1],
+      [8, c8],
+    ].map(([c, f]) => {
+      const s = vsBare(f as typeof c1, "client");
+      return {
+        name: `HTTP throughput ÷ bare openapi-fetch, concurrency ${c} (one process each)`,
+        target: `≥ ${THROUGHPUT_TARGET}×`,
+        measured: `${showSpread(s, 2, "×")}, median (min–max) of ${PAIRS} pairs`,
+        met: s.median >= THROUGHPUT_TARGET,
+      };
+    }),
   ];
 
-  // Warm-up: sign-ins, connections, JIT.
-  for (const v of variants) await drive(200, 8, v.call);
-
-  const perSecond = new Map<string, number[]>();
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const concurrency of [1, 8]) {
-      for (const v of rotated(variants, round)) {
-        const total = CALLS[concurrency] as number;
-        const ms = await drive(total, concurrency, v.call);
-        const key = `${v.name}@${concurrency}`;
-        perSecond.set(key, [...(perSecond.get(key) ?? []), (total * 1000) / ms]);
-      }
-    }
-  }
-  await undici.close();
-  const m = (name: string, c: number) => median(perSecond.get(`${name}@${c}`) ?? []);
-
-  const rows = [1, 8].flatMap((c) =>
-    variants.map((v) => [
-      String(c),
-      v.name,
-      fixed(m(v.name, c), 0),
-      ratio(m(v.name, c), m("bare openapi-fetch", c)),
-      ratio(m(v.name, c), m("plain fetch", c)),
-    ]),
-  );
-  const stub = await stubOverhead();
-  const targets = [1, 8].map((c) => ({
-    name: `throughput vs bare openapi-fetch, concurrency ${c}`,
-    target: "≥ 0.90×",
-    measured: ratio(m("full client", c), m("bare openapi-fetch", c)),
-    met: m("full client", c) / m("bare openapi-fetch", c) >= 0.9,
-  }));
-  targets.push({
-    name: "CPU the overlay adds per call (stub transport)",
-    target: "≤ 15 µs",
-    measured: `${fixed(stub.overlayUs)} µs`,
-    met: stub.overlayUs <= 15,
-  });
-
-  const undiciGain = [1, 8]
-    .map((c) => `${ratio(m("full client, undici transport", c), m("full client", c))} at concurrency ${c}`)
-    .join(", ");
-  const body = [
-    `Calls: GET /events/{eid} on the fast mount (answers at once, ~150-byte JSON), ${CALLS[1]} calls per variant per round at concurrency 1 and ${CALLS[8]} at 8; ${ROUNDS} rounds, variants interleaved with the order rotated each round, after a warm-up of 200 calls each. Figures are medians of the rounds.`,
-    "",
-    table(["concurrency", "variant", "calls/s", "vs bare openapi-fetch", "vs plain fetch"], rows),
-    "",
-    `undici \`request\` + keep-alive \`Agent\` behind the \`fetch\` option (bench/undici-fetch.ts) vs the global fetch, same full client: ${undiciGain}.`,
-    "",
-    stub.body,
-  ].join("\n");
-  return { title: "(a) Overhead", body, targets };
-}
-
-/** CPU per call with a `fetch` that returns a canned Response: the overlay's own cost, no network. */
-async function stubOverhead(): Promise<{ overlayUs: number; body: string }> {
-  const { createAudienceClient } = await importBuiltPackage();
-  const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");
-  const exp = Math.floor(Date.now() / 1000) + 3600;
-  const accessToken = `${b64({ alg: "none" })}.${b64({ exp, token_use: "access" })}.sig`;
-  const tokens = JSON.stringify({
-    AccessToken: accessToken,
-    IdToken: `${b64({ alg: "none" })}.${b64({ exp, groups: [PARTNER] })}.sig`,
-    RefreshToken: "r",
-  });
-  const event = JSON.stringify({ id: "evt-1", name: "Event 1", frontend_status: "DEFAULT", capacity: 1200 });
-  const stub = async (req: Request) =>
-    new Response(req.url.endsWith("/auth") ? tokens : event, {
-      status: 200,
-      headers: { "content-type": "application/json", "x-request-id": "stub" },
-    });
-  const base = "https://api.example.test/api/v3";
-  const client = createAudienceClient({ baseUrl: base, credentials, fetch: stub });
-  const clientNoPacing = createAudienceClient({ baseUrl: base, credentials, fetch: stub, ratePacing: false });
-  const bare = createClient<paths>({ baseUrl: base, fetch: stub, headers: { Authorization: `Bearer ${accessToken}` } });
-  const params = (i: number) => ({ params: { path: { eid: `evt-${i % 100}` } } });
-  const variants: Variant[] = [
-    { name: "full client", call: (i) => client.GET("/events/{eid}", params(i)) },
-    { name: "full client, ratePacing: false", call: (i) => clientNoPacing.GET("/events/{eid}", params(i)) },
-    {
-      name: "bare openapi-fetch",
-      call: (i) =>
-        bare.GET("/events/{eid}", {
-          params: { path: { eid: `evt-${i % 100}` }, header: { "X-Preferred-Partner-Id": PARTNER } },
-        }),
-    },
-  ];
-  const N = 4_000;
-  for (const v of variants) for (let i = 0; i < 1_000; i++) await v.call(i);
-  const cpu = new Map<string, number[]>();
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const v of rotated(variants, round)) {
-      const before = process.cpuUsage();
-      for (let i = 0; i < N; i++) await v.call(i);
-      const used = process.cpuUsage(before);
-      cpu.set(v.name, [...(cpu.get(v.name) ?? []), (used.user + used.system) / N]);
-    }
-  }
-  const us = (name: string) => median(cpu.get(name) ?? []);
-  const overlayUs = us("full client") - us("bare openapi-fetch");
   const micro = microCosts();
-  const policies = await policyCosts();
   const body = [
-    `**CPU per call with a stub transport** (\`fetch\` option returning a canned Response; ${N} sequential calls per variant per round, ${ROUNDS} rounds, process CPU time from \`process.cpuUsage\`):`,
+    `Each figure comes from its own fresh process (\`bench/cpu-probe.ts\`): ${PAIRS} pairs, each pair one process per variant, the order rotated from pair to pair; a process warms up, then takes ${SAMPLES} samples and reports their median. Ratios and differences are taken within a pair, then the median of the pairs and their spread (min–max) are shown.`,
+    "",
+    `**CPU per call with a stub \`fetch\` option** (answers a canned Response at once; ${STUB_CALLS} sequential calls of GET /events/{eid} per sample; \`process.cpuUsage\`, user + system, GC threads included):`,
     "",
     table(
-      ["variant", "CPU µs/call", "vs bare openapi-fetch"],
-      variants.map((v) => [v.name, fixed(us(v.name)), ratio(us(v.name), us("bare openapi-fetch"))]),
+      ["variant", "CPU µs/call, median (min–max) of pairs", "− bare openapi-fetch, same pair"],
+      stubVariants.map((v) => [
+        v,
+        showSpread(spreadOf(cpu.get(v) ?? []), 1),
+        v === BARE ? "" : showSpread(spreadOf(paired(cpu, v, BARE, (a, b) => a - b)), 1, " µs"),
+      ]),
     ),
     "",
-    `Overlay (full client − bare openapi-fetch): **${fixed(overlayUs)} µs per call**. Full client with and without pacing differ by ${fixed(us("full client") - us("full client, ratePacing: false"))} µs here, which is round-to-round noise: the pacer's own calls, timed alone below, cost ${fixed(micro.find(([n]) => n.startsWith("RatePacer"))?.[1] ?? Number.NaN, 2)} µs while no 429 has been seen.`,
+    `Overlay (client − bare openapi-fetch, pair by pair): **${showSpread(overlay, 1, " µs")}** per call; target ≤ ${OVERLAY_TARGET_US} µs.`,
     "",
-    "Where the overlay's time goes, policy by policy: each policy of src/transport/create-transport.ts alone in front of `fetchTerminal` and the stub, CPU µs per call above the terminal alone (5 interleaved rounds of 3 000 calls, medians; the terminal's own line is above reading the stub directly; single lines are noisy to ±10 µs):",
+    `**HTTP throughput** against the bench server's fast mount (its own process; answers at once, ~150-byte JSON): per sample ${HTTP_CALLS} calls at concurrency 1 and ${2 * HTTP_CALLS} at 8, alternating, after a warm-up of 500 calls.`,
     "",
     table(
-      ["policy", "CPU µs/call"],
-      policies.map(([name, value]) => [name, fixed(value)]),
+      [
+        "variant",
+        "calls/s c1",
+        "÷ bare c1, same pair",
+        "calls/s c8",
+        "÷ bare c8, same pair",
+        "CPU µs/call c1 / c8",
+        "− bare, same pair, c1 / c8",
+      ],
+      httpVariants.map((v) => [
+        v,
+        fixed(median(c1.get(v) ?? []), 0),
+        v === BARE ? "" : showSpread(vsBare(c1, v), 2, "×"),
+        fixed(median(c8.get(v) ?? []), 0),
+        v === BARE ? "" : showSpread(vsBare(c8, v), 2, "×"),
+        `${fixed(median(cpu1.get(v) ?? []), 0)} / ${fixed(median(cpu8.get(v) ?? []), 0)}`,
+        v === BARE ? "" : `${cpuVsBare(cpu1, v)} / ${cpuVsBare(cpu8, v)}`,
+      ]),
     ),
     "",
-    `The terminal does for the client what openapi-fetch and the stub do for bare openapi-fetch (one Request, the body read and parsed once), plus one thing bare does not: its Request follows the attempt's AbortSignal (per-attempt timeout and the caller's abort), which undici implements with a listener, a WeakRef and a FinalizationRegistry entry per Request — "follow an AbortSignal" below, and garbage-collector time on top. Bare openapi-fetch pays the same inside the real \`fetch\` (it copies the Request and follows its signal), which is why the throughput ratios above are near 1 while the stub figure is not. The policies other than the terminal add ${fixed(policies[policies.length - 1]?.[1] ?? Number.NaN)} µs together; the rest is validation and hooks (create-client.ts) and the call's bookkeeping (create-transport.ts).`,
+    "The CPU columns are the calling process's own CPU time per call in the same samples (the server's is not counted): on a shared machine it moves less with other load than calls/s does.",
     "",
-    "And what the Web API objects those policies build cost on this machine (µs each, median of 5 × 20 000):",
+    '"client, undici transport" is the same client with undici\'s `request` and a keep-alive `Agent` behind the `fetch` option (bench/undici-fetch.ts) instead of the global fetch.',
+    "",
+    "What the Web API objects a request path builds cost on this machine, timed in the runner's own process (µs each, median of 5 × 20 000):",
     "",
     table(
       ["operation", "µs"],
       micro.map(([name, value]) => [name, fixed(value, 2)]),
     ),
   ].join("\n");
-  return { overlayUs, body };
+  return { title: "(a) Overhead", body, targets };
 }
 
 /**
@@ -283,115 +172,6 @@ function microCosts(): Array<[string, number]> {
   ]);
   rows.push(["JSON.parse(new TextDecoder().decode(bytes))", time(() => JSON.parse(new TextDecoder().decode(body)))]);
   rows.push(["setTimeout + clearTimeout", time(() => clearTimeout(setTimeout(() => undefined, 30_000)))]);
-  const pacer = new RatePacer();
-  rows.push([
-    "RatePacer take() + admitted(), no 429 seen (pacing off)",
-    time(() => {
-      pacer.take();
-      pacer.admitted();
-    }),
-  ]);
   void sink;
-  return rows;
-}
-
-/** Each policy alone between a fresh Request and fetchTerminal over the stub: its CPU per call. */
-async function policyCosts(): Promise<Array<[string, number]>> {
-  const config = normalizeOptions({ baseUrl: "https://api.example.test/api/v3", credentials });
-  const body = JSON.stringify({ id: "evt-1", name: "Event 1", frontend_status: "DEFAULT", capacity: 1200 });
-  const stub = async () => new Response(body, { status: 200, headers: { "content-type": "application/json" } });
-  const limiter = new ConcurrencyLimiter({ max: 8, reduced: 4, quietMs: 60_000 });
-  const pacer = new RatePacer();
-  const url = `${config.baseUrl.href}/events/evt-1`;
-  const op = operations.find((o) => o.method === "GET" && o.path === "/events/{eid}");
-  if (!op) throw new Error("GET /events/{eid} is not in the operation table");
-  const ctxOf = (): CallContext => ({
-    url,
-    method: "GET",
-    headers: new Headers({ accept: "application/json" }),
-    body: null,
-    op,
-    call: { op, parseJson: true },
-    authenticated: true,
-    secretBody: false,
-    lane: "interactive",
-    deadlineAt: undefined,
-    passThrough: undefined,
-    fetch: undefined,
-    requestClass: undefined,
-    expectJson: true,
-    signal: undefined,
-    startedAt: 0,
-    path: op.path,
-    attempt: 0,
-    tokenUsed: undefined,
-    partnerId: undefined,
-    retryAfterMs: undefined,
-    mayHaveSucceeded: false,
-    record: () => ({
-      method: "GET",
-      path: "/events/{eid}",
-      environment: "",
-      partnerId: undefined,
-      request: { method: "GET", url, headers: {} },
-      attempts: 1,
-      retryAfterMs: undefined,
-      mayHaveSucceeded: false,
-      requestId: undefined,
-    }),
-  });
-  const through = (list: Policy[]) => {
-    const run = compose(list, fetchTerminal(stub, undefined, config.maxResponseBytes));
-    return () => {
-      const ctx = ctxOf();
-      return run(firstAttempt(ctx), ctx);
-    };
-  };
-  const authorization = { accessToken: "token-value", partnerId: "partner-id-bench" };
-  const session = () => ({ current: () => authorization, authorize: async () => authorization });
-  const list: Array<[string, Policy]> = [
-    ["log", logPolicy({})],
-    [
-      "retry",
-      retryPolicy({
-        config,
-        logger: {},
-        redactor: new Redactor(),
-        reauthenticate: async () => undefined,
-        writeCheck: () => undefined,
-      }),
-    ],
-    ["session (token and partner known)", sessionPolicy(session)],
-    ["limiter + pacer", limiterPolicy({ partnerFor: () => new LocalPartner(limiter, pacer) })],
-    ["credentials (two headers set)", credentialsPolicy(session)],
-    ["timeout (AbortController, timer, caller's signal followed)", timeoutPolicy(30_000)],
-    ["redirect", redirectPolicy([config.baseUrl.origin], 5)],
-  ];
-  const variants: Array<[string, () => Promise<Response>]> = [
-    ["stub alone", () => stub()],
-    ["terminal", through([])],
-    ...list.map(([name, policy]): [string, () => Promise<Response>] => [name, through([policy])]),
-    ["all", through(list.map(([, p]) => p))],
-  ];
-  const N = 3_000;
-  const samples = new Map<string, number[]>();
-  const consume = async (response: Response) => {
-    if (!response.bodyUsed) await response.arrayBuffer();
-  };
-  for (const [, run] of variants) for (let i = 0; i < 500; i++) await consume(await run());
-  for (let round = 0; round < 5; round++) {
-    for (const [name, run] of rotated(variants, round)) {
-      const before = process.cpuUsage();
-      for (let i = 0; i < N; i++) await consume(await run());
-      const used = process.cpuUsage(before);
-      samples.set(name, [...(samples.get(name) ?? []), (used.user + used.system) / N]);
-    }
-  }
-  const us = (name: string) => median(samples.get(name) ?? []);
-  const rows: Array<[string, number]> = [
-    ["fetchTerminal (one Request, the body read and parsed once)", us("terminal") - us("stub alone")],
-  ];
-  for (const [name] of list) rows.push([name, us(name) - us("terminal")]);
-  rows.push([`all ${list.length} policies together`, us("all") - us("terminal")]);
   return rows;
 }

@@ -4,7 +4,7 @@
  *
  * The package is imported as a user's Node process would load a build of it: src/index.ts bundled
  * by esbuild (platform node, ESM, dependencies left as imports resolved from node_modules) into
- * node_modules/.cache/. Importing the TypeScript source through tsx is shown too, as the path
+ * bench/.build/. Importing the TypeScript source through tsx is shown too, as the path
  * the repository's own scripts and tests take.
  */
 import { spawnSync } from "node:child_process";

@@ -2,7 +2,7 @@
 import { fork } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 /** What the limited mount counted for one partner (bench/server.ts). */
@@ -150,11 +150,13 @@ export interface Section {
 
 /**
  * The package as a consumer runs it: src/index.ts built by esbuild (platform node, ESM,
- * dependencies left as imports from node_modules) into node_modules/.cache/. Returns the file.
+ * dependencies left as imports from node_modules) into bench/.build/ (git-ignored; in this checkout,
+ * not in node_modules/.cache/, which worktrees sharing one node_modules would overwrite for each
+ * other). Returns the file.
  */
 export async function buildPackage(): Promise<string> {
   const root = fileURLToPath(new URL("..", import.meta.url));
-  const outDir = join(root, "node_modules", ".cache", "audience-client-bench");
+  const outDir = join(root, "bench", ".build");
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, "client.mjs");
   await build({
@@ -167,9 +169,4 @@ export async function buildPackage(): Promise<string> {
     logLevel: "silent",
   });
   return file;
-}
-
-/** The built package, imported (not the TypeScript source through tsx, whose per-closure names cost). */
-export async function importBuiltPackage(): Promise<typeof import("../src/index.ts")> {
-  return (await import(pathToFileURL(await buildPackage()).href)) as typeof import("../src/index.ts");
 }

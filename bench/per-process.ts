@@ -1,0 +1,104 @@
+/**
+ * One process per variant, paired: the harness of the request-path figures (issue 18). Each pair
+ * runs every variant once, each in a fresh process (bench/cpu-probe.ts), in an order rotated from
+ * pair to pair; a variant's figure is then compared with bare openapi-fetch's of the same pair,
+ * and the report gives the median of the pairs and their spread (min–max).
+ */
+import { fork } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ProbeResult, ProbeTask, VariantName } from "./cpu-probe.ts";
+import { fixed, median, rotated } from "./support.ts";
+
+/** A probe that has not answered in this long is killed: every probe is bounded. */
+const PROBE_TIMEOUT_MS = 120_000;
+
+export const PEERS_URL = pathToFileURL(fileURLToPath(new URL("./peers/index.mjs", import.meta.url))).href;
+
+/** Runs one probe in a fresh process and resolves with what it measured. */
+export function runProbe(task: ProbeTask): Promise<ProbeResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL("./cpu-probe.ts", import.meta.url)), [JSON.stringify(task)], {
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    let result: ProbeResult | undefined;
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`${task.variant} (${task.mode}): no answer in ${PROBE_TIMEOUT_MS / 1000} s`));
+    }, PROBE_TIMEOUT_MS);
+    child.on("message", (m) => {
+      result = m as ProbeResult;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      if (result) resolve(result);
+      else reject(new Error(`${task.variant} (${task.mode}): probe exited (${code}) without figures`));
+    });
+  });
+}
+
+/** Per variant, one figure per pair (the median of that process's samples). */
+export type PairFigures = Map<VariantName, number[]>;
+
+/**
+ * `pairs` pairs of `variants` in `mode`, each variant a fresh process; `pick` takes the figure of
+ * interest from each probe's samples (e.g. the c1 calls/s). Returns one map per picked figure.
+ */
+export async function pairedRuns(
+  base: Omit<ProbeTask, "variant" | "mode">,
+  mode: ProbeTask["mode"],
+  variants: readonly VariantName[],
+  pairs: number,
+  onProgress: (line: string) => void = () => undefined,
+): Promise<ProbeResult[][]> {
+  const byPair: ProbeResult[][] = [];
+  for (let p = 0; p < pairs; p++) {
+    const results: ProbeResult[] = [];
+    for (const variant of rotated(variants, p)) results.push(await runProbe({ ...base, variant, mode }));
+    byPair.push(results);
+    onProgress(`pair ${p + 1}/${pairs} (${mode}) done`);
+  }
+  return byPair;
+}
+
+/** The figure `pick` gives, per variant, one per pair. */
+export function figures(byPair: ProbeResult[][], pick: (r: ProbeResult) => number[] | undefined): PairFigures {
+  const out: PairFigures = new Map();
+  for (const results of byPair)
+    for (const r of results) {
+      const samples = pick(r);
+      if (samples?.length) out.set(r.variant, [...(out.get(r.variant) ?? []), median(samples)]);
+    }
+  return out;
+}
+
+export interface Spread {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+export function spreadOf(values: readonly number[]): Spread {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+}
+
+/** Pair by pair, `f(variant's figure, the reference's figure of the same pair)`. */
+export function paired(
+  f: PairFigures,
+  variant: VariantName,
+  reference: VariantName,
+  op: (a: number, b: number) => number,
+): number[] {
+  const a = f.get(variant) ?? [];
+  const b = f.get(reference) ?? [];
+  return a.map((x, i) => op(x, b[i] as number)).filter((x) => Number.isFinite(x));
+}
+
+/** "12.3 (10.1–15.0)", or "−3.1 (−4.0 to 2.2)" when a bound is negative, the unit after each number. */
+export function showSpread(s: Spread, digits: number, unit = ""): string {
+  if (!Number.isFinite(s.median)) return "n/a";
+  const n = (x: number) => fixed(x, digits).replace("-", "−");
+  const between = s.min < 0 ? " to " : "–";
+  return `${n(s.median)}${unit} (${n(s.min)}${between}${n(s.max)}${unit})`;
+}
