@@ -61,8 +61,10 @@ export const TARGET_KB = 20;
  * session, the transport with its policies, openapi-fetch and the request guards are a chunk whose
  * import starts when a client is created (create-client.ts, engine.ts; + 32.8 KB on first use,
  * zod's schemas included). The target is met.
+ * Raised to 17.2 KB by the redaction of replaced tokens for as long as an attempt sent with them can
+ * still answer (internal/redact.ts is up front: errors and `unwrap` redact; 16.9 → 17.0 KB).
  */
-export const BUDGET_KB = 17;
+export const BUDGET_KB = 17.2;
 
 /** The target of issue 18 for an app using only `createAudienceClient` and `unwrap`, KB min+gzip. */
 export const MINIMUM_TARGET_KB = 14;

@@ -45,6 +45,13 @@ export const CLIENT_DEFAULTS = Object.freeze({
   /** Per-attempt timeout (Section 8.2's 5 s is the platform's own upstream timeout, not the client's). */
   attemptTimeoutMs: 30_000,
   /**
+   * A replaced token or password stays masked for the attempt timeout plus this margin (an attempt
+   * sent with it may still answer, and its error and log lines are made just after), at most
+   * `maxRetiredSecrets` generations of it (internal/redact.ts).
+   */
+  retiredSecretMarginMs: 5_000,
+  maxRetiredSecrets: 16,
+  /**
    * Start a refresh this long before the access token's `exp` (or at half the lifetime of a token
    * that lives less than twice this), in the background: calls keep the current token meanwhile.
    */

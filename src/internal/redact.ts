@@ -13,9 +13,10 @@
  * once, when it is set, and all forms of all secrets are matched by one regular expression in one
  * pass (so a mask is never matched again, and a longer form wins over a shorter one).
  *
- * Secrets are kept per slot (password, access, refresh, id): setting a slot keeps its previous
- * value too (a response to a call sent with it may still arrive) and forgets older ones, so a
- * long-lived client holds a bounded set however many refreshes it makes.
+ * Secrets are kept per slot (password, access, refresh, id): setting a slot keeps the values it
+ * replaces while a response to an attempt sent with them may still arrive (`retainMs`, at most
+ * `maxRetired` generations) and forgets them after, so a long-lived client holds a bounded set
+ * however many refreshes it makes.
  */
 const MASK = "[REDACTED]";
 const SECRET_HEADERS = new Set(["authorization", "cookie", "set-cookie", "proxy-authorization"]);
@@ -28,27 +29,64 @@ const MIN_FRAGMENT = 2;
 
 export type SecretSlot = "password" | "access" | "refresh" | "id";
 
+/** How long replaced secrets stay masked (internal/redact.ts). */
+export interface RetentionOptions {
+  /**
+   * Ms a replaced value stays masked after its replacement: as long as an attempt sent with it can
+   * still answer (the client passes its attempt timeout and a margin). 0: one generation only.
+   * @default 0
+   */
+  readonly retainMs?: number;
+  /** At most this many replaced generations per slot, however fast they come (the memory bound). @default 16 */
+  readonly maxRetired?: number;
+  /** Monotonic ms. @default performance.now */
+  readonly now?: () => number;
+}
+
+interface Retired {
+  readonly forms: readonly string[];
+  /** Masked until then (monotonic ms). */
+  readonly until: number;
+}
+
 export class Redactor {
-  readonly #slots = new Map<SecretSlot, { current: string[]; previous: string[] }>();
+  readonly #slots = new Map<SecretSlot, { current: string[]; retired: Retired[] }>();
   /** One pattern over every form of every secret; null when there is none, undefined when stale. */
   #pattern: RegExp | null | undefined = null;
+  readonly #retainMs: number;
+  readonly #maxRetired: number;
+  readonly #now: () => number;
+
+  constructor(options: RetentionOptions = {}) {
+    this.#retainMs = options.retainMs ?? 0;
+    this.#maxRetired = options.maxRetired ?? 16;
+    this.#now = options.now ?? (() => performance.now());
+  }
 
   /**
-   * Holds `values` (the secret and, for the password, `username:password`) under `slot`; the
-   * slot's previous values stay redacted one generation longer, older ones are forgotten.
+   * Holds `values` (the secret and, for the password, `username:password`) under `slot`. A
+   * replaced value stays masked while a response to an attempt sent with it may still arrive:
+   * the previous generation always, older ones for `retainMs` after their replacement (a storm
+   * of 401s can replace a token several times while a slow attempt sent with it is in flight),
+   * at most `maxRetired` of them; then they are forgotten, so a long-lived client holds a bounded set.
    */
   set(slot: SecretSlot, ...values: ReadonlyArray<string | undefined>): void {
     const forms = values.flatMap((v) => (v ? formsOf(v) : []));
     const held = this.#slots.get(slot);
     if (held && sameForms(held.current, forms)) return;
-    this.#slots.set(slot, { current: forms, previous: held?.current ?? [] });
+    const now = this.#now();
+    const retired = held ? [{ forms: held.current, until: now + this.#retainMs }, ...held.retired] : [];
+    // The newest replaced generation is always kept; older ones while their time lasts.
+    const kept = retired.filter((r, i) => i === 0 || r.until > now).slice(0, this.#maxRetired);
+    this.#slots.set(slot, { current: forms, retired: kept });
     this.#pattern = undefined;
   }
 
   /** How many forms are held (for tests of the bound). */
   get size(): number {
     let n = 0;
-    for (const { current, previous } of this.#slots.values()) n += current.length + previous.length;
+    for (const { current, retired } of this.#slots.values())
+      n += current.length + retired.reduce((sum, r) => sum + r.forms.length, 0);
     return n;
   }
 
@@ -94,7 +132,10 @@ export class Redactor {
   #compiled(): RegExp | null {
     if (this.#pattern !== undefined) return this.#pattern;
     const all = new Set<string>();
-    for (const { current, previous } of this.#slots.values()) for (const f of [...current, ...previous]) all.add(f);
+    for (const { current, retired } of this.#slots.values()) {
+      for (const f of current) all.add(f);
+      for (const r of retired) for (const f of r.forms) all.add(f);
+    }
     const sorted = [...all].sort((a, b) => b.length - a.length);
     this.#pattern = sorted.length ? new RegExp(sorted.map(escapeRegExp).join("|"), "g") : null;
     return this.#pattern;

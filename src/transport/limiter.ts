@@ -26,6 +26,13 @@ export type Lane = "interactive" | "background";
 export const BACKGROUND_EVERY = 4;
 
 /**
+ * What a waiter's promise settles with once its slot is granted: made from the release function,
+ * the caller's context and when it began to wait. A shared function and a context, not a closure
+ * per call (issue 18: memory per queued call).
+ */
+export type OnGrant<T, C> = (release: () => void, context: C, since: number) => T | Promise<T>;
+
+/**
  * A call waiting for a slot: a class, so that a queued call costs one small object and its
  * promise, with no closure of its own (issue 18: memory per queued call).
  */
@@ -33,20 +40,27 @@ class SlotWaiter implements Waiter<() => void>, AbortFollower {
   gone?: boolean;
   readonly #resolve: (value: unknown) => void;
   readonly #reject: (reason: unknown) => void;
-  readonly #onGrant: ((release: () => void) => unknown) | undefined;
+  readonly #onGrant: OnGrant<unknown, unknown> | undefined;
+  readonly #context: unknown;
+  /** When it began to wait (monotonic ms). */
+  readonly #since: number;
   readonly #queue: WaitQueue<() => void, SlotWaiter>;
   readonly signal: AbortSignal | undefined;
 
   constructor(
     resolve: (value: unknown) => void,
     reject: (reason: unknown) => void,
-    onGrant: ((release: () => void) => unknown) | undefined,
+    onGrant: OnGrant<unknown, unknown> | undefined,
+    context: unknown,
+    since: number,
     queue: WaitQueue<() => void, SlotWaiter>,
     signal: AbortSignal | undefined,
   ) {
     this.#resolve = resolve;
     this.#reject = reject;
     this.#onGrant = onGrant;
+    this.#context = context;
+    this.#since = since;
     this.#queue = queue;
     this.signal = signal;
   }
@@ -55,7 +69,7 @@ class SlotWaiter implements Waiter<() => void>, AbortFollower {
   grant(release: () => void): void {
     if (!this.#onGrant) return this.#resolve(release);
     try {
-      this.#resolve(this.#onGrant(release));
+      this.#resolve(this.#onGrant(release, this.#context, this.#since));
     } catch (error) {
       this.#reject(error);
     }
@@ -142,24 +156,34 @@ export class ConcurrencyLimiter {
 
   /** Resolves with a release function once a slot is free. */
   acquire(signal?: AbortSignal, lane: Lane = "interactive"): Promise<() => void> {
-    return this.acquireThen(signal, lane, undefined) as Promise<() => void>;
+    return this.acquireThen(signal, lane, undefined, undefined) as Promise<() => void>;
   }
 
   /**
-   * Resolves with what `onGrant` returns for the release function once a slot is free (what it
-   * throws rejects): one promise per waiting call, no continuation of its own (issue 18: memory
-   * and abort cost of queued calls). Without `onGrant`, with the release function.
+   * Resolves with what `onGrant` returns for the release function, `context` and the time the
+   * waiter began to wait, once a slot is free (what it throws rejects): one promise per waiting
+   * call, no continuation of its own (issue 18: memory and abort cost of queued calls). Without
+   * `onGrant`, with the release function.
    */
-  acquireThen<T>(
+  acquireThen<T, C>(
     signal: AbortSignal | undefined,
     lane: Lane,
-    onGrant: ((release: () => void) => T | Promise<T>) | undefined,
+    onGrant: OnGrant<T, C> | undefined,
+    context: C,
   ): Promise<T> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const queue = lane === "background" ? this.#background : this.#interactive;
     let waiter: SlotWaiter | undefined;
     const granted = new Promise<T>((resolve, reject) => {
-      waiter = new SlotWaiter(resolve as (value: unknown) => void, reject, onGrant, queue, signal);
+      waiter = new SlotWaiter(
+        resolve as (value: unknown) => void,
+        reject,
+        onGrant as OnGrant<unknown, unknown> | undefined,
+        context,
+        monotonicNow(),
+        queue,
+        signal,
+      );
     });
     queue.push(waiter as SlotWaiter);
     // One listener per signal however many calls share it (internal/on-abort.ts): adding and

@@ -47,17 +47,19 @@ export class LocalPartner implements PartnerCoordination {
   }
 
   #slot(request: TurnRequest): Promise<Turn> {
-    const started = monotonicNow();
     // Made when the slot is granted, in the limiter's one promise: a waiting call holds no
-    // suspended frame and no promise of its own (issue 18: memory and abort cost of queued calls).
-    return this.limiter.acquireThen(request.signal, request.lane, (release) => {
-      const slotWaitMs = monotonicNow() - started;
-      const ticket = this.#checkedTake(request, release);
-      return typeof ticket === "number"
-        ? this.#turn(release, ticket, slotWaitMs, undefined)
-        : this.#paced(release, ticket, slotWaitMs);
-    });
+    // suspended frame, promise or closure of its own (issue 18: memory and abort cost of queued calls).
+    return this.limiter.acquireThen(request.signal, request.lane, this.#granted, request);
   }
+
+  /** A slot came free for a waiting turn: its pace next. */
+  readonly #granted = (release: () => void, request: TurnRequest, since: number): Turn | Promise<Turn> => {
+    const slotWaitMs = monotonicNow() - since;
+    const ticket = this.#checkedTake(request, release);
+    return typeof ticket === "number"
+      ? this.#turn(release, ticket, slotWaitMs, undefined)
+      : this.#paced(release, ticket, slotWaitMs);
+  };
 
   /** The pacer's ticket, unless the turn would come after the call's deadline (issue 19). */
   #checkedTake(request: TurnRequest, release: () => void): PaceTicket | Promise<PaceTicket> {

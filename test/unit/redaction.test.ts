@@ -173,3 +173,37 @@ describe("memory stays bounded over a long life (Hardening II, item 8)", () => {
     expect(new Set(sizes).size).toBe(1); // the same number of forms after 500 refreshes as after 2 000
   });
 });
+
+describe("a token replaced while a call it was sent with is in flight (fault run, seed 20261122)", () => {
+  it("stays masked for retainMs after it is replaced, however many refreshes come in between", async () => {
+    const { Redactor } = await import("../../src/internal/redact.ts");
+    let now = 0;
+    const redactor = new Redactor({ retainMs: 35_000, maxRetired: 16, now: () => now });
+    const tokens = Array.from({ length: 5 }, (_, i) => `access-token-gen-${i}-${"z".repeat(40)}`);
+    for (const token of tokens) {
+      redactor.set("access", token);
+      now += 1_000; // a 401 storm: a refresh a second
+    }
+    // A slow 504 answering an attempt sent with the first token echoes it after four refreshes.
+    expect(redactor.text(`{"echo":{"authorization":"Bearer ${tokens[0]}"}}`)).toBe(
+      '{"echo":{"authorization":"Bearer [REDACTED]"}}',
+    );
+    now += 35_000; // no attempt sent with it can answer any more
+    redactor.set("access", "access-token-gen-5-later");
+    expect(redactor.text(tokens[0] as string)).toBe(tokens[0]);
+    expect(redactor.text(tokens[4] as string)).toBe("[REDACTED]"); // the previous generation is always kept
+  });
+
+  it("is bounded: at most maxRetired replaced generations are kept, however fast they come", async () => {
+    const { Redactor } = await import("../../src/internal/redact.ts");
+    const redactor = new Redactor({ retainMs: 35_000, maxRetired: 16, now: () => 0 });
+    const token = (i: number) => `access-token-${i}-${"x".repeat(100)}`;
+    const one = new Redactor();
+    one.set("access", token(0));
+    for (let i = 0; i < 500; i++) redactor.set("access", token(i));
+    // the current token and 16 replaced ones (their forms: each token's encodings)
+    expect(redactor.size).toBeLessThanOrEqual(17 * one.size + 17);
+    expect(redactor.text(token(483))).toBe("[REDACTED]");
+    expect(redactor.text(token(482))).toBe(token(482));
+  });
+});
