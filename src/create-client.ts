@@ -9,6 +9,8 @@
  * then the client's synchronous methods answer from what cannot have changed, since nothing can
  * have been sent (the idle rate state, no sign-in, the partner of the options); what they are asked
  * to change (`useCredentials`, `useSession`, `use`, `eject`) is replayed in order on the engine.
+ * (The coordinators of this package keep a partner's state in the process until a call is made;
+ * a coordinator of the user's own is first asked for its partner once the engine has loaded.)
  */
 
 import { type AudienceClient, METHODS, type PublicConfig, type RawClient } from "./client-types.ts";
