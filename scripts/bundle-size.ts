@@ -56,7 +56,7 @@ export const TARGET_KB = 20;
  * Raised to 36.0 KB by admission before openapi-fetch builds anything (issue 18: a queued call
  * holds its arguments only; the call split into its steps, the limiter's waiter a class, one abort
  * listener per signal without a WeakMap: +0.5 KB, 35.3 → 35.8).
- * Lowered to 17 KB by the lazily loaded engine (issue 18, the bundle rows: 35.3 → 16.7 KB up
+ * Lowered to 17 KB by the lazily loaded engine (issue 18, the bundle rows: 35.3 → 16.9 KB up
  * front): createAudienceClient checks the options and builds the client object at once, and the
  * session, the transport with its policies, openapi-fetch and the request guards are a chunk whose
  * import starts when a client is created (create-client.ts, engine.ts; + 32.8 KB on first use,
@@ -69,7 +69,7 @@ export const BUDGET_KB = 17.2;
 /** The target of issue 18 for an app using only `createAudienceClient` and `unwrap`, KB min+gzip. */
 export const MINIMUM_TARGET_KB = 14;
 
-/** The budget CI keeps for that app (10.8 KB up front when the engine became a lazily loaded chunk). */
+/** The budget CI keeps for that app (11.0 KB up front when the engine became a lazily loaded chunk). */
 export const MINIMUM_BUDGET_KB = 11.2;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");

@@ -9,9 +9,12 @@
  * then the client's synchronous methods answer from what cannot have changed, since nothing can
  * have been sent (the idle rate state, no sign-in, the partner of the options); what they are asked
  * to change (`useCredentials`, `useSession`, `use`, `eject`) is replayed in order on the engine.
+ * (The coordinators of this package keep a partner's state in the process until a call is made;
+ * a coordinator of the user's own is first asked for its partner once the engine has loaded.)
  */
 
 import { type AudienceClient, METHODS, type PublicConfig, type RawClient } from "./client-types.ts";
+import type { SessionShare } from "./coordination/coordinator.ts";
 import type { Engine, InternalSeams } from "./engine.ts";
 import { ValidationError } from "./errors/validation-error.ts";
 import { pathParamIssues } from "./guards/path-params.ts";
@@ -60,7 +63,11 @@ export function createAudienceClient(options: AudienceClientOptions): AudienceCl
 /** {@link createAudienceClient} with the test seams; not exported from any entry point. */
 export function createClientWithSeams(options: AudienceClientOptions, seams: InternalSeams): AudienceClient {
   const config = normalizeOptions(options);
+  // Asked now, as every other option: a coordinator that refuses throws from createAudienceClient.
+  const share = sharedSession(config);
   let engine: Engine | undefined;
+  /** Why the engine could not be built (a call rejects with it; the sync methods stay idle). */
+  let broken: { error: unknown } | undefined;
   /** What the client was asked to change before its engine was built, in order. */
   const queued: ((engine: Engine) => void)[] = [];
   const setupHandles = new Map<string, SetupProcess>();
@@ -69,14 +76,28 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
 
   const build = (module: EngineModule): Engine => {
     if (engine) return engine;
-    const built = module.createEngine(config, client, seams);
+    if (broken) throw broken.error;
+    let built: Engine;
+    try {
+      built = module.createEngine(config, client, seams, share);
+    } catch (error) {
+      broken = { error };
+      throw error;
+    }
     engine = built;
     for (const apply of queued.splice(0)) apply(built);
     for (const attach of waitingHandles.splice(0)) attach(built);
     return built;
   };
   /** The engine when its module is loaded (built now if this client has not built it yet). */
-  const current = (): Engine | undefined => engine ?? (loaded ? build(loaded) : undefined);
+  const current = (): Engine | undefined => {
+    if (engine || !loaded || broken) return engine;
+    try {
+      return build(loaded);
+    } catch {
+      return undefined; // a call reports it
+    }
+  };
   const ready = (): Promise<Engine> => loadEngine().then(build);
   const whenBuilt = (apply: (engine: Engine) => void): void => {
     const now = current();
@@ -228,4 +249,15 @@ function waitingHandle(
       real = engine.setupProcess(eid);
     },
   };
+}
+
+/**
+ * The group's shared session, when the coordinator shares one and the client signs in with
+ * credentials: one session per environment and username (issue 13). A client given only tokens
+ * keeps its own.
+ */
+function sharedSession(config: ClientConfig): SessionShare | undefined {
+  const { coordinator, credentials, baseUrl } = config;
+  if (!coordinator?.session || !credentials) return undefined;
+  return coordinator.session({ environment: `${baseUrl.origin}${baseUrl.pathname}`, identity: credentials.username });
 }

@@ -75,8 +75,16 @@ for (const op of operations) {
   byPath.set(op.path, op);
 }
 
-/** The engine of one client: `client` is the object its setup handles call through. */
-export function createEngine(config: ClientConfig, client: AudienceClient, seams: InternalSeams): Engine {
+/**
+ * The engine of one client: `client` is the object its setup handles call through; `share` is the
+ * group's session, asked of the coordinator when the client was created.
+ */
+export function createEngine(
+  config: ClientConfig,
+  client: AudienceClient,
+  seams: InternalSeams,
+  share: SessionShare | undefined,
+): Engine {
   // A token replaced while an attempt sent with it is in flight stays masked until that attempt
   // can no longer answer (its timeout), however many refreshes come meanwhile.
   const redactor = new Redactor({
@@ -112,7 +120,7 @@ export function createEngine(config: ClientConfig, client: AudienceClient, seams
     redactor,
     logger,
     send: transport,
-    share: sharedSession(config),
+    share,
     now: () => clock.now(),
     ...(metrics ? { observe: metrics.sessionEvent } : {}),
     ...(drift
@@ -370,17 +378,6 @@ function withDefaults(op: OperationInfo, params: CallParams | undefined, config:
   if (!op.pathParams.includes("adplatform") || !config.adPlatform || params?.path?.adplatform !== undefined)
     return params;
   return { ...params, path: { ...params?.path, adplatform: config.adPlatform } };
-}
-
-/**
- * The group's shared session, when the coordinator shares one and the client signs in with
- * credentials: one session per environment and username (issue 13). A client given only tokens
- * keeps its own.
- */
-function sharedSession(config: ClientConfig): SessionShare | undefined {
-  const { coordinator, credentials, baseUrl } = config;
-  if (!coordinator?.session || !credentials) return undefined;
-  return coordinator.session({ environment: `${baseUrl.origin}${baseUrl.pathname}`, identity: credentials.username });
 }
 
 /**

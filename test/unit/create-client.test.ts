@@ -160,6 +160,21 @@ describe("a client before its engine has loaded", () => {
     await Promise.all(calls);
   });
 
+  it("asks the coordinator for the group's session at creation: its refusal throws there, as before", async () => {
+    const { createAudienceClient } = await freshIndex();
+    const coordinator = {
+      partner: () => {
+        throw new Error("not reached");
+      },
+      session: () => {
+        throw new TypeError("no shared session here");
+      },
+    };
+    expect(() =>
+      createAudienceClient({ baseUrl: "http://127.0.0.1:9/api/v3", credentials, coordinator: coordinator as never }),
+    ).toThrow("no shared session here");
+  });
+
   it("throws the classes of the entry from a call made before the load", async () => {
     const server = await startRecordingServer();
     servers.push(server);
