@@ -63,14 +63,19 @@ export const TARGET_KB = 20;
  * zod's schemas included). The target is met.
  * Raised to 17.2 KB by the redaction of replaced tokens for as long as an attempt sent with them can
  * still answer (internal/redact.ts is up front: errors and `unwrap` redact; 16.9 → 17.0 KB).
+ * Raised to 17.4 KB by setupProcess handles held weakly while idle (create-client.ts: a handle the
+ * caller dropped is released; 17.0 → 17.3 KB).
  */
-export const BUDGET_KB = 17.2;
+export const BUDGET_KB = 17.4;
 
 /** The target of issue 18 for an app using only `createAudienceClient` and `unwrap`, KB min+gzip. */
 export const MINIMUM_TARGET_KB = 14;
 
-/** The budget CI keeps for that app (11.0 KB up front when the engine became a lazily loaded chunk). */
-export const MINIMUM_BUDGET_KB = 11.2;
+/**
+ * The budget CI keeps for that app (11.0 KB up front when the engine became a lazily loaded chunk;
+ * 11.3 KB with the redaction retention and the weakly held setup handles).
+ */
+export const MINIMUM_BUDGET_KB = 11.4;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -70,7 +70,7 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
   let broken: { error: unknown } | undefined;
   /** What the client was asked to change before its engine was built, in order. */
   const queued: ((engine: Engine) => void)[] = [];
-  const setupHandles = new Map<string, SetupProcess>();
+  const setupHandles = new HandleCache();
   /** The handles given out before the engine was built, each waiting for its real handle. */
   const waitingHandles: ((engine: Engine) => void)[] = [];
 
@@ -142,15 +142,16 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
     setupProcess(eid) {
       const issues = pathParamIssues({ eid }, ["eid"]);
       if (issues.length) throw new ValidationError(issues.map((i) => ({ ...i, field: "eid" })));
-      let handle = setupHandles.get(eid);
-      if (!handle) {
-        const now = current();
-        if (now) handle = now.setupProcess(eid);
-        else {
-          const waiting = waitingHandle(eid, onEngine);
-          waitingHandles.push(waiting.attach);
-          handle = waiting.handle;
-        }
+      const known = setupHandles.get(eid);
+      if (known) return known;
+      let handle: SetupProcess;
+      const onBusy = (busy: boolean): void => setupHandles.busy(handle, busy);
+      const now = current();
+      if (now) handle = now.setupProcess(eid, onBusy);
+      else {
+        const waiting = waitingHandle(eid, onEngine, onBusy);
+        waitingHandles.push(waiting.attach);
+        handle = waiting.handle;
       }
       setupHandles.set(eid, handle);
       return handle;
@@ -216,6 +217,7 @@ function inOrder(ready: () => Promise<unknown>) {
 function waitingHandle(
   eid: string,
   onEngine: <T>(work: (engine: Engine) => T) => T | Promise<Awaited<T>>,
+  onBusy: (busy: boolean) => void,
 ): { handle: SetupProcess; attach: (engine: Engine) => void } {
   let real: SetupProcess | undefined;
   const later =
@@ -246,9 +248,42 @@ function waitingHandle(
   return {
     handle,
     attach: (engine) => {
-      real = engine.setupProcess(eid);
+      real = engine.setupProcess(eid, onBusy);
     },
   };
+}
+
+/**
+ * The client's `setupProcess` handles, one per eid (its queue orders that setup's edits): held
+ * weakly, so a handle the caller dropped is released (issue 18: they were kept for ever, ~2.1 KB
+ * per eid), but strongly while it has edits waiting, in flight or kept after a failure, so asking
+ * again for its eid finds the same queue. Without WeakRef (very old runtimes) every handle is kept.
+ */
+class HandleCache {
+  readonly #weak = new Map<string, WeakRef<SetupProcess> | SetupProcess>();
+  readonly #busy = new Set<SetupProcess>();
+  readonly #forget =
+    typeof FinalizationRegistry === "function"
+      ? new FinalizationRegistry<string>((eid) => {
+          const held = this.#weak.get(eid);
+          if (held instanceof WeakRef && held.deref() === undefined) this.#weak.delete(eid);
+        })
+      : undefined;
+
+  get(eid: string): SetupProcess | undefined {
+    const held = this.#weak.get(eid);
+    return typeof WeakRef === "function" && held instanceof WeakRef ? held.deref() : (held as SetupProcess | undefined);
+  }
+
+  set(eid: string, handle: SetupProcess): void {
+    this.#weak.set(eid, typeof WeakRef === "function" ? new WeakRef(handle) : handle);
+    this.#forget?.register(handle, eid);
+  }
+
+  busy(handle: SetupProcess, busy: boolean): void {
+    if (busy) this.#busy.add(handle);
+    else this.#busy.delete(handle);
+  }
 }
 
 /**

@@ -61,7 +61,8 @@ export interface Engine {
   useSession(tokens: Readonly<SessionTokens>): void;
   hasSentClientCampaignStatus(eid: string): boolean;
   /** A new handle for `eid` (create-client.ts keeps one per eid). */
-  setupProcess(eid: string): SetupProcess;
+  /** A new handle; `onBusy` is told when it starts and stops having edits to save. */
+  setupProcess(eid: string, onBusy?: (busy: boolean) => void): SetupProcess;
 }
 
 /** Operations by method, then path template. */
@@ -358,7 +359,7 @@ export function createEngine(
     useCredentials: (credentials) => own.useCredentials(credentials),
     useSession: (tokens) => own.useSession(tokens),
     hasSentClientCampaignStatus: (eid) => statusTasks.has(eid),
-    setupProcess: (eid) => createSetupProcess(client, setupStates, eid, seams.autosaveDebounceMs),
+    setupProcess: (eid, onBusy) => createSetupProcess(client, setupStates, eid, seams.autosaveDebounceMs, onBusy),
   };
 }
 

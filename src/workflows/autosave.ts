@@ -12,6 +12,11 @@ export interface AutosaverOptions<T> {
    * @default SPEC.autosaveDebounceMs (Section 3 and 8.5: 1 s)
    */
   readonly debounceMs?: number;
+  /**
+   * Told when the saver starts and stops having work (an edit waiting, in flight, or kept after a
+   * failure): its owner is kept alive meanwhile (issue 18: setup handles released when idle).
+   */
+  onPending?: (pending: boolean) => void;
   /** Told of every failed save, including those nobody awaits. The edit stays pending. */
   readonly onError?: (error: unknown) => void;
   /**
@@ -73,7 +78,7 @@ interface Edit<T> {
  * await saver.flush(); // before boost: the server has the last edit
  */
 export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
-  const { save, onError, keepFailed, debounceMs = SPEC.autosaveDebounceMs } = options;
+  const { save, onError, keepFailed, onPending, debounceMs = SPEC.autosaveDebounceMs } = options;
   if (!(debounceMs >= 0 && debounceMs <= MAX_TIMER_MS))
     throw new ValidationError([
       { field: "debounceMs", message: `must be a number from 0 to ${MAX_TIMER_MS} (timers fire at once above it)` },
@@ -82,6 +87,15 @@ export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
   let next: Edit<T> | undefined; // not yet sent, or kept after its save failed
   let inFlight: Edit<T> | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let wasPending = false;
+
+  /** Reports a change of `pending()` to `onPending`. */
+  function changed(): void {
+    const now = next !== undefined || inFlight !== undefined;
+    if (now === wasPending) return;
+    wasPending = now;
+    onPending?.(now);
+  }
 
   function waitFor(edit: Edit<T>): Promise<unknown> {
     const done = new Promise<unknown>((resolve, reject) => edit.waiters.push({ resolve, reject }));
@@ -110,6 +124,7 @@ export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
     } finally {
       inFlight = undefined;
       sendIfReady();
+      changed();
     }
   }
 
@@ -134,6 +149,7 @@ export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
         if (next) next.ready = true;
         sendIfReady();
       }, debounceMs);
+      changed();
       return done;
     },
 
@@ -156,6 +172,7 @@ export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
       next = { payload, waiters: next?.waiters ?? [], ready: true };
       const done = waitFor(next);
       sendIfReady();
+      changed();
       return done;
     },
 

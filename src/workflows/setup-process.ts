@@ -32,8 +32,16 @@ export function createSetupProcess(
   states: SetupStates,
   eid: string,
   debounceMs?: number,
+  onBusy?: (busy: boolean) => void,
 ): SetupProcess {
   const path = { eid };
+  // Busy while any of its queues has work: the client keeps a busy handle (its queue must stay the
+  // one its eid finds) and lets an idle one go once the caller drops it.
+  let busySavers = 0;
+  const onPending = (pending: boolean): void => {
+    busySavers += pending ? 1 : -1;
+    if (busySavers === (pending ? 1 : 0)) onBusy?.(pending);
+  };
   const put = async (payload: SetupPayload): Promise<unknown> => {
     const result = await client.PUT("/setup_processes/{eid}", { params: { path }, body: payload });
     if (result.response.ok) return result.data;
@@ -64,7 +72,7 @@ export function createSetupProcess(
   const timing = debounceMs === undefined ? {} : { debounceMs };
   // One queue for every edit of the draft: autosave, update and flush (Section 3: edits must not
   // overlap, or they land out of order).
-  const autosaver = createAutosaver<SetupPayload>({ save: put, keepFailed, ...timing });
+  const autosaver = createAutosaver<SetupPayload>({ save: put, keepFailed, onPending, ...timing });
   // One queue per published cluster, keyed by (tc, tc_run_id) under this eid (Section 3, 8.5).
   const clusterSavers = new Map<string, Autosaver<PublishedClusterEdit>>();
   const clusterSaver = (edit: PublishedClusterEdit): Autosaver<PublishedClusterEdit> => {
@@ -74,6 +82,7 @@ export function createSetupProcess(
       saver = createAutosaver<PublishedClusterEdit>({
         save: async (payload) => unwrap(await client.POST("/campaigns_setup", { body: { ...payload, eid } })),
         keepFailed,
+        onPending,
         ...timing,
       });
       clusterSavers.set(key, saver);
