@@ -67,7 +67,10 @@ class SlotWaiter implements Waiter<() => void>, AbortFollower {
 
   /** A slot for the waiter: its promise settles with what `onGrant` makes of it (the release itself without one). */
   grant(release: () => void): void {
-    if (!this.#onGrant) return this.#resolve(release);
+    if (!this.#onGrant) {
+      this.#resolve(release);
+      return;
+    }
     try {
       this.#resolve(this.#onGrant(release, this.#context, this.#since));
     } catch (error) {
