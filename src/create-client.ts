@@ -210,9 +210,9 @@ function inOrder(ready: () => Promise<unknown>) {
 }
 
 /**
- * A setup handle given out before the engine was built: the same object for `eid` for the
- * client's life, whose methods run on the real handle, in the order they were called, once the
- * engine is built. Its state is "unknown" until then: nothing can have been observed.
+ * A setup handle given out before the engine was built: the object `eid` finds while the caller
+ * holds it or it has work (HandleCache), whose methods run on the real handle, in the order they
+ * were called, once the engine is built. Its state is "unknown" until then: nothing can have been observed.
  */
 function waitingHandle(
   eid: string,
