@@ -25,6 +25,7 @@ export const SLOW = 180_000;
 export const PNPM_WORKSPACE_SETTING = `allowBuilds:
   esbuild: false
   "@scarf/scarf": false
+  msw: false
 `;
 
 export interface Run {

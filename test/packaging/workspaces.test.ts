@@ -6,7 +6,7 @@
  *
  * Each workspace holds the member and the consumer app of consumer-app.ts, which depends on it
  * (npm by version, pnpm and Yarn through `workspace:`); its only setting is the one the README
- * names for pnpm (`allowBuilds` for the member's devDependencies esbuild and @scarf/scarf). The app
+ * names for pnpm (`allowBuilds` for the member's devDependencies esbuild, @scarf/scarf and msw). The app
  * type-checks under bundler and nodenext resolution with its own TypeScript, then its nodenext
  * build runs against Prism (under PnP through `yarn node`).
  *
