@@ -12,7 +12,18 @@
  */
 import { pathToFileURL } from "node:url";
 import type { VariantName } from "./cpu-probe.ts";
-import { figures, PEERS_URL, paired, pairedRuns, showSpread, spreadOf } from "./per-process.ts";
+import {
+  figures,
+  httpFigures,
+  httpTable,
+  PEERS_URL,
+  paired,
+  pairedRuns,
+  ratioTo,
+  showSpread,
+  spreadOf,
+  stubCpuTable,
+} from "./per-process.ts";
 import { type BenchServer, buildPackage, fixed, median, type Section, table } from "./support.ts";
 
 /** Pairs of processes (`--pairs=N` overrides). */
@@ -40,13 +51,7 @@ export async function overhead(server: BenchServer): Promise<Section> {
 
   const httpVariants: VariantName[] = ["client", BARE, "client, undici transport"];
   const httpRuns = await pairedRuns({ ...base, calls: HTTP_CALLS }, "http", httpVariants, PAIRS, log);
-  const c1 = figures(httpRuns, (r) => r.c1);
-  const c8 = figures(httpRuns, (r) => r.c8);
-  const cpu1 = figures(httpRuns, (r) => r.c1CpuUs);
-  const cpu8 = figures(httpRuns, (r) => r.c8CpuUs);
-  const cpuVsBare = (f: typeof c1, v: VariantName) =>
-    showSpread(spreadOf(paired(f, v, BARE, (a, b) => a - b)), 1, " µs");
-  const vsBare = (f: typeof c1, v: VariantName) => spreadOf(paired(f, v, BARE, (a, b) => a / b));
+  const http = httpFigures(httpRuns);
 
   const targets = [
     {
@@ -55,11 +60,13 @@ export async function overhead(server: BenchServer): Promise<Section> {
       measured: `${showSpread(overlay, 1, " µs")}, median (min–max) of ${PAIRS} pairs`,
       met: overlay.median <= OVERLAY_TARGET_US,
     },
-    ...[
-      [1, c1],
-      [8, c8],
-    ].map(([c, f]) => {
-      const s = vsBare(f as typeof c1, "client");
+    ...(
+      [
+        [1, http.c1],
+        [8, http.c8],
+      ] as const
+    ).map(([c, f]) => {
+      const s = ratioTo(f, "client", BARE);
       return {
         name: `HTTP throughput ÷ bare openapi-fetch, concurrency ${c} (one process each)`,
         target: `≥ ${THROUGHPUT_TARGET}×`,
@@ -75,39 +82,13 @@ export async function overhead(server: BenchServer): Promise<Section> {
     "",
     `**CPU per call with a stub \`fetch\` option** (answers a canned Response at once; ${STUB_CALLS} sequential calls of GET /events/{eid} per sample; \`process.cpuUsage\`, user + system, GC threads included):`,
     "",
-    table(
-      ["variant", "CPU µs/call, median (min–max) of pairs", "− bare openapi-fetch, same pair"],
-      stubVariants.map((v) => [
-        v,
-        showSpread(spreadOf(cpu.get(v) ?? []), 1),
-        v === BARE ? "" : showSpread(spreadOf(paired(cpu, v, BARE, (a, b) => a - b)), 1, " µs"),
-      ]),
-    ),
+    stubCpuTable(stubVariants, cpu, BARE),
     "",
     `Overlay (client − bare openapi-fetch, pair by pair): **${showSpread(overlay, 1, " µs")}** per call; target ≤ ${OVERLAY_TARGET_US} µs.`,
     "",
     `**HTTP throughput** against the bench server's fast mount (its own process; answers at once, ~150-byte JSON): per sample ${HTTP_CALLS} calls at concurrency 1 and ${2 * HTTP_CALLS} at 8, alternating, after a warm-up of 500 calls.`,
     "",
-    table(
-      [
-        "variant",
-        "calls/s c1",
-        "÷ bare c1, same pair",
-        "calls/s c8",
-        "÷ bare c8, same pair",
-        "CPU µs/call c1 / c8",
-        "− bare, same pair, c1 / c8",
-      ],
-      httpVariants.map((v) => [
-        v,
-        fixed(median(c1.get(v) ?? []), 0),
-        v === BARE ? "" : showSpread(vsBare(c1, v), 2, "×"),
-        fixed(median(c8.get(v) ?? []), 0),
-        v === BARE ? "" : showSpread(vsBare(c8, v), 2, "×"),
-        `${fixed(median(cpu1.get(v) ?? []), 0)} / ${fixed(median(cpu8.get(v) ?? []), 0)}`,
-        v === BARE ? "" : `${cpuVsBare(cpu1, v)} / ${cpuVsBare(cpu8, v)}`,
-      ]),
-    ),
+    httpTable(httpVariants, http, BARE),
     "",
     "The CPU columns are the calling process's own CPU time per call in the same samples (the server's is not counted): on a shared machine it moves less with other load than calls/s does.",
     "",

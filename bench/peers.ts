@@ -11,8 +11,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { VariantName } from "./cpu-probe.ts";
-import { figures, PEERS_URL, paired, pairedRuns, showSpread, spreadOf } from "./per-process.ts";
-import { type BenchServer, buildPackage, fixed, median, type Section, table } from "./support.ts";
+import { figures, httpFigures, httpTable, PEERS_URL, pairedRuns, stubCpuTable } from "./per-process.ts";
+import { type BenchServer, buildPackage, type Section } from "./support.ts";
 
 const PAIRS = Number(process.argv.find((a) => a.startsWith("--pairs="))?.slice("--pairs=".length) ?? 3);
 const STUB_CALLS = 3_000;
@@ -52,50 +52,18 @@ export async function peers(server: BenchServer): Promise<Section> {
     (r) => r.cpuUs,
   );
   const httpRuns = await pairedRuns({ ...base, calls: HTTP_CALLS }, "http", httpVariants, PAIRS, log);
-  const c1 = figures(httpRuns, (r) => r.c1);
-  const c8 = figures(httpRuns, (r) => r.c8);
-  const cpu1 = figures(httpRuns, (r) => r.c1CpuUs);
-  const cpu8 = figures(httpRuns, (r) => r.c8CpuUs);
-  const cpuVsBare = (f: typeof c1, v: VariantName) =>
-    showSpread(spreadOf(paired(f, v, BARE, (a, b) => a - b)), 1, " µs");
-  const vsBare = (f: typeof c1, v: VariantName) => showSpread(spreadOf(paired(f, v, BARE, (a, b) => a / b)), 2, "×");
+  const http = httpFigures(httpRuns);
 
   const body = [
     `Peers installed from bench/peers/package-lock.json: ${await versions()} (ky 1.x and openai 6.x: their newer majors need Node 22). Each library does what a user would write: GET /events/{eid} with the bearer token and the partner header, the JSON body parsed (ofetch \`ofetch.create({ baseURL, headers })\`, ky \`ky.create({ prefixUrl, headers }).get(…).json()\`, axios \`axios.create({ baseURL, headers, adapter })\`, openai \`new OpenAI({ apiKey, baseURL, defaultHeaders }).get(path)\`; each with its default retry settings; none retries here). ${PAIRS} pairs, one fresh process per variant per pair, order rotated; figures are the median of the pairs (min–max).`,
     "",
     `**CPU per call with a stub \`fetch\`** (each library's own \`fetch\` option: axios's \`env.fetch\` with \`adapter: "fetch"\`; axios's http adapter takes none), ${STUB_CALLS} sequential calls per sample, ${SAMPLES} samples per process:`,
     "",
-    table(
-      ["variant", "CPU µs/call", "− bare openapi-fetch, same pair"],
-      stubVariants.map((v) => [
-        v,
-        showSpread(spreadOf(cpu.get(v) ?? []), 1),
-        v === BARE ? "" : showSpread(spreadOf(paired(cpu, v, BARE, (a, b) => a - b)), 1, " µs"),
-      ]),
-    ),
+    stubCpuTable(stubVariants, cpu, BARE),
     "",
     `**HTTP throughput** against the fast mount, ${HTTP_CALLS} calls per sample at concurrency 1 and ${2 * HTTP_CALLS} at 8:`,
     "",
-    table(
-      [
-        "variant",
-        "calls/s c1",
-        "÷ bare c1",
-        "calls/s c8",
-        "÷ bare c8",
-        "CPU µs/call c1 / c8",
-        "− bare, same pair, c1 / c8",
-      ],
-      httpVariants.map((v) => [
-        v,
-        fixed(median(c1.get(v) ?? []), 0),
-        v === BARE ? "" : vsBare(c1, v),
-        fixed(median(c8.get(v) ?? []), 0),
-        v === BARE ? "" : vsBare(c8, v),
-        `${fixed(median(cpu1.get(v) ?? []), 0)} / ${fixed(median(cpu8.get(v) ?? []), 0)}`,
-        v === BARE ? "" : `${cpuVsBare(cpu1, v)} / ${cpuVsBare(cpu8, v)}`,
-      ]),
-    ),
+    httpTable(httpVariants, http, BARE),
   ].join("\n");
   return { title: "(peers) The client beside ofetch, ky, axios and openai core", body, targets: [] };
 }

@@ -7,7 +7,7 @@
 import { fork } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ProbeResult, ProbeTask, VariantName } from "./cpu-probe.ts";
-import { fixed, median, rotated } from "./support.ts";
+import { fixed, median, rotated, table } from "./support.ts";
 
 /** A probe that has not answered in this long is killed: every probe is bounded. */
 const PROBE_TIMEOUT_MS = 120_000;
@@ -101,4 +101,66 @@ export function showSpread(s: Spread, digits: number, unit = ""): string {
   const n = (x: number) => fixed(x, digits).replace("-", "−");
   const between = s.min < 0 ? " to " : "–";
   return `${n(s.median)}${unit} (${n(s.min)}${between}${n(s.max)}${unit})`;
+}
+
+/** The four figures of an HTTP run: calls/s and the calling process's CPU µs per call, at c1 and c8. */
+export interface HttpFigures {
+  readonly c1: PairFigures;
+  readonly c8: PairFigures;
+  readonly cpu1: PairFigures;
+  readonly cpu8: PairFigures;
+}
+
+export function httpFigures(byPair: ProbeResult[][]): HttpFigures {
+  return {
+    c1: figures(byPair, (r) => r.c1),
+    c8: figures(byPair, (r) => r.c8),
+    cpu1: figures(byPair, (r) => r.c1CpuUs),
+    cpu8: figures(byPair, (r) => r.c8CpuUs),
+  };
+}
+
+/** Pair by pair, a variant's figure ÷ the reference's (calls/s ratios). */
+export const ratioTo = (f: PairFigures, variant: VariantName, reference: VariantName): Spread =>
+  spreadOf(paired(f, variant, reference, (a, b) => a / b));
+
+/** Pair by pair, a variant's figure − the reference's, in µs (CPU differences). */
+const overUs = (f: PairFigures, variant: VariantName, reference: VariantName): string =>
+  showSpread(spreadOf(paired(f, variant, reference, (a, b) => a - b)), 1, " µs");
+
+/** The stub-CPU table of a section: each variant's CPU per call, and its difference from `reference`'s. */
+export function stubCpuTable(variants: readonly VariantName[], cpu: PairFigures, reference: VariantName): string {
+  return table(
+    ["variant", "CPU µs/call, median (min–max) of pairs", `− ${reference}, same pair`],
+    variants.map((v) => [
+      v,
+      showSpread(spreadOf(cpu.get(v) ?? []), 1),
+      v === reference ? "" : overUs(cpu, v, reference),
+    ]),
+  );
+}
+
+/** The HTTP table of a section: calls/s and CPU per call at c1 and c8, each against `reference`'s of the same pair. */
+export function httpTable(variants: readonly VariantName[], f: HttpFigures, reference: VariantName): string {
+  const short = reference.replace(" openapi-fetch", "");
+  return table(
+    [
+      "variant",
+      "calls/s c1",
+      `÷ ${short} c1, same pair`,
+      "calls/s c8",
+      `÷ ${short} c8, same pair`,
+      "CPU µs/call c1 / c8",
+      `− ${short}, same pair, c1 / c8`,
+    ],
+    variants.map((v) => [
+      v,
+      fixed(median(f.c1.get(v) ?? []), 0),
+      v === reference ? "" : showSpread(ratioTo(f.c1, v, reference), 2, "×"),
+      fixed(median(f.c8.get(v) ?? []), 0),
+      v === reference ? "" : showSpread(ratioTo(f.c8, v, reference), 2, "×"),
+      `${fixed(median(f.cpu1.get(v) ?? []), 0)} / ${fixed(median(f.cpu8.get(v) ?? []), 0)}`,
+      v === reference ? "" : `${overUs(f.cpu1, v, reference)} / ${overUs(f.cpu8, v, reference)}`,
+    ]),
+  );
 }
