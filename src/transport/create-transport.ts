@@ -206,6 +206,7 @@ export function createTransport(deps: TransportDeps): Transport {
           retryAfterMs: ctx.retryAfterMs,
           mayHaveSucceeded: ctx.mayHaveSucceeded,
           writeCheckNote: ctx.writeCheckNote,
+          unrenewable: ctx.unrenewable,
           retryAt: ctx.retryAt,
           rateState: ctx.rateState,
           requestId: requestId === undefined ? undefined : redactor.text(requestId),

@@ -28,8 +28,8 @@ export interface RetryDeps {
   readonly config: ClientConfig;
   readonly logger: Logger;
   readonly redactor: Redactor;
-  /** Called after a 401 with the token that was refused. */
-  readonly reauthenticate: (usedToken: string) => Promise<void>;
+  /** Called after a 401 with the token that was refused; false when nothing can renew it. */
+  readonly reauthenticate: (usedToken: string) => Promise<boolean>;
   readonly writeCheck: (context: CallContext) => WriteCheck | undefined;
   readonly random?: () => number;
   /** Wall clock: what an HTTP-date Retry-After is measured against. */
@@ -84,7 +84,11 @@ export function retryPolicy(deps: RetryDeps): Policy {
         (await worthRefreshing(deps.config.baseUrl.pathname, ctx.url, response))
       ) {
         reauthenticated = true;
-        await deps.reauthenticate(ctx.tokenUsed);
+        // Nothing can renew it: the 401 is the call's answer, as any HTTP error is.
+        if (!(await deps.reauthenticate(ctx.tokenUsed))) {
+          ctx.unrenewable = true;
+          return response;
+        }
         deps.logger.info?.("retry after 401: session renewed", {
           method: ctx.method,
           path: ctx.path,
