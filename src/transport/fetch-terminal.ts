@@ -10,7 +10,7 @@
 import { AttemptFailure, describeNetworkError } from "./failure.ts";
 import type { Attempt, CallContext, Next } from "./policy.ts";
 import { readBody } from "./read-body.ts";
-import { type FetchFn, NotAResponseError, sendAttempt } from "./send-attempt.ts";
+import { type FetchFn, sendAttempt } from "./send-attempt.ts";
 
 const decoder = new TextDecoder();
 
@@ -66,7 +66,6 @@ export function fetchTerminal(
         headers,
       });
     } catch (error) {
-      if (error instanceof NotAResponseError) throw error;
       // A failure after the headers arrived (timeout, deadline, size) keeps their request id (Section 7).
       if (error instanceof AttemptFailure) throw error.withRequestId(requestId());
       if (attempt.signal?.aborted) {
