@@ -114,6 +114,7 @@ export function createEngine(
     session: () => session as Session,
     clock,
     metrics,
+    onUnparsed: drift && ((op, response) => drift.observe(op, response, undefined, false)),
     ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}),
   });
   const own = new Session({

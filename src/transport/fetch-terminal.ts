@@ -7,6 +7,7 @@
  * A 2xx of a typed call is parsed here, once, into the call's `data` (openapi-fetch is told not to
  * parse it again); every other response is handed on with its body read into memory.
  */
+import type { OperationInfo } from "../../generated/operations.ts";
 import { AttemptFailure, describeNetworkError } from "./failure.ts";
 import type { Attempt, CallContext, Next } from "./policy.ts";
 import { readBody } from "./read-body.ts";
@@ -18,11 +19,14 @@ const decoder = new TextDecoder();
  * @param fetchFn the `fetch` option, called with one Request per attempt; undefined: the runtime's
  * @param requestClass the `Request` option: the class of the Requests `fetch` gets
  * @param maxResponseBytes the largest body read (option `maxResponseBytes`)
+ * @param onUnparsed told of a described operation's 2xx that could not be read as JSON (another
+ *   media type): drift (option `onDrift`), though the attempt fails and the call never has a result
  */
 export function fetchTerminal(
   fetchFn: FetchFn | undefined,
   requestClass: typeof Request | undefined,
   maxResponseBytes: number,
+  onUnparsed?: (op: OperationInfo, response: Response) => void,
 ): Next {
   return async (attempt: Attempt, ctx: CallContext) => {
     // What the caller gave the call (credentials, cache, keepalive, `next`, …) goes on as given;
@@ -67,7 +71,10 @@ export function fetchTerminal(
       });
     } catch (error) {
       // A failure after the headers arrived (timeout, deadline, size) keeps their request id (Section 7).
-      if (error instanceof AttemptFailure) throw error.withRequestId(requestId());
+      if (error instanceof AttemptFailure) {
+        if (error.kind === "malformed" && response?.ok && ctx.op) onUnparsed?.(ctx.op, response);
+        throw error.withRequestId(requestId());
+      }
       if (attempt.signal?.aborted) {
         const reason: unknown = attempt.signal.reason;
         throw reason instanceof AttemptFailure ? reason.withRequestId(requestId()) : reason;
