@@ -39,6 +39,9 @@ export interface RetryDeps {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+const IN_FLIGHT_NOTE =
+  "the check found no draft, but the attempt ended without an answer and may still be in flight: not repeated (Section 3 rule 3)";
+
 type Outcome = { response: Response; failure?: undefined } | { response?: undefined; failure: AttemptFailure };
 
 export function retryPolicy(deps: RetryDeps): Policy {
@@ -121,8 +124,12 @@ export function retryPolicy(deps: RetryDeps): Policy {
           });
           return answer;
         }
+        // "Absent" proves nothing while the attempt may still be in flight: it got no answer (a
+        // lost connection, a timeout), so the server may hold it and write after the check.
+        const inFlight = failure !== undefined && (failure.kind === "network" || failure.kind === "timeout");
+        if (answer === "absent" && inFlight) ctx.writeCheckNote = IN_FLIGHT_NOTE;
         decision =
-          answer === "unknown"
+          answer === "unknown" || inFlight
             ? { kind: "give-up", ambiguousWrite: true }
             : decideRetry({ ...input, writeAbsent: true }, retry);
       }
