@@ -39,6 +39,8 @@ import { StatusTaskStarts } from "./workflows/status-tasks.ts";
 /** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
 export interface InternalSeams {
   retryHooks?: Parameters<typeof createTransport>[0]["retryHooks"];
+  /** The draws of `onDrift`'s sampling (default Math.random). */
+  driftRandom?: () => number;
   /** Autosave debounce (Section 3: 1 s). */
   autosaveDebounceMs?: number;
   /** Hooks around every call, after the client's own (tests of how a throwing hook is contained). */
@@ -103,6 +105,7 @@ export function createEngine(
         onDrift: config.onDrift,
         sampleRate: config.driftSampleRate,
         redactor,
+        ...(seams.driftRandom ? { random: seams.driftRandom } : {}),
         warn: (message, error) => logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
       })
     : undefined;
