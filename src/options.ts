@@ -157,13 +157,14 @@ export interface AudienceClientOptions {
   /**
    * Drift reports (issue 19): called, after the call has its result, with what a response of a
    * described operation shows that the description does not say (an undeclared status, another
-   * media type, a body of another shape where the description shows one). Redacted, sampled (see
+   * media type or none — a 2xx of another media type is reported though its call fails —, a body
+   * of another shape where the description shows one). Redacted, sampled (see
    * `driftSampleRate`), never throwing into a call. @default none — nothing is checked or loaded
    */
   onDrift?: (report: DriftReport) => void;
   /**
-   * Share of responses `onDrift` checks after the first of each operation and status (always
-   * checked). @default 0.01
+   * Share of responses `onDrift` checks after the first of each operation, status and kind of
+   * media type (JSON, another, none: always checked). @default 0.01
    */
   driftSampleRate?: number;
   /**
