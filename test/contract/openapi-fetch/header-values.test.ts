@@ -80,6 +80,61 @@ describe("header values openapi-fetch accepts are sent as it sends them", () => 
   });
 });
 
+describe("the client's headers option (openapi-fetch's createClient({ headers }))", () => {
+  it("is sent on every call, merged under a call's headers as openapi-fetch merges them (null deletes)", async () => {
+    const base = { ...ACCEPTED, "x-overridden": "client", "x-removed": "client" };
+    const call = { "x-overridden": 7, "x-removed": null };
+    const client = createAudienceClient({ baseUrl: server.url, session, headers: base });
+    await client.GET("/events/{eid}", { params: { path: { eid: "evt-1" } } });
+    await client.GET("/events/{eid}", { params: { path: { eid: "evt-1" } }, headers: call });
+    const [first, second] = server.requests.map((r) =>
+      Object.fromEntries(
+        Object.entries(r.headers)
+          .filter(([name]) => name.startsWith("x-") && name !== "x-preferred-partner-id")
+          .map(([name, value]) => [name, String(value)]),
+      ),
+    );
+    expect(first).toEqual(reference(base));
+    const merged = mergeHeaders(base as never, call as never);
+    expect(second).toEqual(Object.fromEntries([...merged.entries()].filter(([name]) => name.startsWith("x-"))));
+    expect(second).toMatchObject({ "x-overridden": "7" });
+    expect(second).not.toHaveProperty("x-removed");
+  });
+
+  it("cannot replace the client's own Authorization or partner header", async () => {
+    const client = createAudienceClient({
+      baseUrl: server.url,
+      session,
+      headers: { Authorization: "Bearer someone-else", "X-Preferred-Partner-Id": "partner-id-other" },
+    });
+    await client.GET("/events/{eid}", { params: { path: { eid: "evt-1" } } });
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${tokens.AccessToken}`);
+    expect(server.requests[0]?.headers["x-preferred-partner-id"]).toBe("partner-id-acme");
+  });
+
+  it.each([
+    ["CR LF", { "x-bad": "s3cr3t-option\r\nX-Injected: 1" }],
+    ["non-Latin-1 in an array", { "x-bad": ["s3cr3t-option€"] }],
+    ["an object", { "x-bad": { nested: "s3cr3t-option" } }],
+  ])("a value that is not header text (%s) is refused at construction, naming it", (_name, headers) => {
+    let message = "";
+    try {
+      createAudienceClient({ baseUrl: server.url, session, headers: headers as never });
+    } catch (e) {
+      expect(e).toBeInstanceOf(TypeError);
+      message = String(e);
+    }
+    expect(message).toMatch(/option "headers\.x-bad"/);
+    expect(message).not.toContain("s3cr3t-option");
+  });
+
+  it("something that is not headers is refused at construction", () => {
+    expect(() => createAudienceClient({ baseUrl: server.url, session, headers: "x-a: 1" as never })).toThrow(
+      /option "headers"/,
+    );
+  });
+});
+
 describe("what Fetch cannot send stays refused, nothing sent, the value not quoted", () => {
   const secretish = "s3cr3t-header-value";
   it.each([
