@@ -143,6 +143,7 @@ export function createEngine(
     baseUrl: config.baseUrl.href,
     fetch: transport as (request: Request) => Promise<Response>,
     querySerializer: serializeQuery,
+    ...(config.headers ? { headers: config.headers } : {}),
   });
   const setupStates = new SetupStates();
   const statusTasks = new StatusTaskStarts();

@@ -11,7 +11,7 @@ import type { OperationInfo } from "../../generated/operations.ts";
 import { AttemptFailure, describeNetworkError } from "./failure.ts";
 import type { Attempt, CallContext, Next } from "./policy.ts";
 import { readBody } from "./read-body.ts";
-import { type FetchFn, sendAttempt } from "./send-attempt.ts";
+import { checkedResponse, type FetchFn, sendAttempt } from "./send-attempt.ts";
 
 const decoder = new TextDecoder();
 
@@ -44,7 +44,7 @@ export function fetchTerminal(
     // but cannot be used (reset mid-body, not JSON) keeps it for the error that reports it.
     const requestId = (): string | undefined => response?.headers.get("x-request-id") ?? undefined;
     try {
-      response = await sendAttempt(attempt.url, init, ctx, fetchFn, requestClass);
+      response = checkedResponse(await sendAttempt(attempt.url, init, ctx, fetchFn, requestClass));
       if (response.type === "opaqueredirect")
         throw new AttemptFailure("redirect", true, "redirect not followed (the runtime hides its target)");
       const call = ctx.call;

@@ -65,18 +65,18 @@ export function sendAttempt(
   if (call.passThrough)
     for (const [key, value] of Object.entries(call.passThrough))
       if (!(key in request)) (request as unknown as Record<string, unknown>)[key] = value;
-  return fetchFn ? sendTo(fetchFn, request) : globalThis.fetch(request);
+  return fetchFn ? fetchFn(request) : globalThis.fetch(request);
 }
 
 /**
- * The caller's fetch, checked: a mock may return anything (undefined, a plain object, a
- * Response-like object built by hand). That is a bug in the caller's code, which another attempt
- * would repeat: a final failure, which the retry policy turns into a NetworkError with the call's
- * context (errors/from-failure.ts). A Response is recognized by its brand (`Symbol.toStringTag`),
- * so another realm's (an npm undici's own class) is one too.
+ * What a fetch resolved to, checked: a mock (the `fetch` option, a call's own, or the runtime's
+ * patched by a test tool) may return anything — undefined, a plain object, a Response-like object
+ * built by hand. That is a bug in the caller's code, which another attempt would repeat: a final
+ * failure, which the retry policy turns into a NetworkError with the call's context
+ * (errors/from-failure.ts). A Response is recognized by its brand (`Symbol.toStringTag`), so
+ * another realm's (an npm undici's own class) is one too.
  */
-async function sendTo(fetchFn: FetchFn, request: Request): Promise<Response> {
-  const value: unknown = await fetchFn(request);
+export function checkedResponse(value: unknown): Response {
   if (isResponse(value)) return value;
   const what = value === null ? "null" : typeof value === "object" ? "an object that is not a Response" : typeof value;
   const message = `fetch returned ${what}, not a Response: a fetch (or a mock) must resolve to a Response (new Response(...), Response.json(...))`;

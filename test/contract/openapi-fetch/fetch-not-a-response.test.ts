@@ -64,6 +64,18 @@ describe("a fetch that resolves to something that is not a Response", () => {
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
+  it("the runtime's fetch patched by a test tool to resolve to undefined: the same", async () => {
+    const spy = vi.spyOn(globalThis, "fetch").mockResolvedValue(undefined as unknown as Response);
+    try {
+      const client = createAudienceClient({ baseUrl: BASE_URL, session });
+      const error = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } }).catch((e: unknown) => e);
+      expectTyped(error, "GET", "/events/{eid}");
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("a sign-in through such a fetch: a typed error too, not a raw TypeError", async () => {
     const fetch = vi.fn(async () => undefined as unknown as Response);
     const client = createAudienceClient({
