@@ -86,5 +86,6 @@ export class DriftWatch {
  */
 function mediaKind(contentType: string | null): string {
   if (!contentType) return "none";
-  return /^[^;]*[/+]json\s*(;|$)/i.test(contentType) ? "json" : "other";
+  const essence = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  return essence.endsWith("/json") || essence.endsWith("+json") ? "json" : "other";
 }
