@@ -76,7 +76,14 @@ describe("package.json exports", () => {
   it("ships dist/ and declares no side effects", () => {
     expect(pkg.files).toContain("dist");
     expect(pkg.sideEffects).toBe(false);
-    expect(Object.keys(pkg.exports).sort()).toEqual([".", "./node", "./package.json", "./redis", "./testing"]);
+    expect(Object.keys(pkg.exports).sort()).toEqual([
+      ".",
+      "./coordination",
+      "./node",
+      "./package.json",
+      "./redis",
+      "./testing",
+    ]);
   });
 });
 
