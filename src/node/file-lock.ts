@@ -11,11 +11,12 @@
  * file needs an unlink and a create, and two processes doing both at once can both believe they
  * hold it; here a takeover is a create of the next number, which only one process wins.
  */
-import { open, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { open, readdir, stat, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { sleep } from "../internal/sleep.ts";
 import { PRIVATE_FILE_MODE, writeFileAtomic } from "./atomic-file.ts";
+import { readTrusted, type UntrustedReport } from "./trusted-file.ts";
 
 /** What a lock file holds. */
 interface LockContent {
@@ -31,6 +32,8 @@ interface LockContent {
 export interface FileLockTimes {
   readonly leaseMs: number;
   readonly waitMs: number;
+  /** Told once of a lock file this service's user could not have written (it is ignored). */
+  readonly report?: UntrustedReport | undefined;
 }
 
 /** A lock this process holds. */
@@ -102,17 +105,13 @@ function processAlive(pid: number): boolean {
 }
 
 /** Whether lock number `fence` of `path` may be taken over: released, lapsed, or its holder died. */
-async function lapsed(path: string, fence: number, leaseMs: number): Promise<boolean> {
+async function lapsed(path: string, fence: number, times: FileLockTimes): Promise<boolean> {
+  const { leaseMs } = times;
   const file = lockFile(path, fence);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    // Gone: the fence came from the record, or the file was removed. The check after creating the
-    // next one (acquire) catches a newer holder.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
-    throw error;
-  }
+  // Gone (the fence came from the record, or the file was removed), or not this user's to trust:
+  // the check after creating the next one (acquire) catches a newer holder.
+  const text = await readTrusted(file, times.report);
+  if (text === undefined) return true;
   const content = parseLock(text);
   if (!content) {
     // Created but not written: its creator is writing it now, or died between the two steps.
@@ -179,7 +178,7 @@ export async function acquireFileLock(
   for (;;) {
     signal?.throwIfAborted();
     const newest = Math.max(await newestLockFence(path), await floor());
-    if (newest === 0 || (await lapsed(path, newest, times.leaseMs))) {
+    if (newest === 0 || (await lapsed(path, newest, times))) {
       const fence = newest + 1;
       const expiresAt = await create(path, fence, times.leaseMs);
       // A process that read the directory long ago may have created a number already passed (the
