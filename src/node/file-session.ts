@@ -10,12 +10,13 @@ import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { Coordinator, SessionKey, SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
+import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { MAX_TIMER_MS } from "../internal/timers.ts";
 import type { StoredSession } from "../session/token-store.ts";
 import { localCoordinator } from "../transport/partner-state.ts";
 import { removeStaleTempFiles, writeFileAtomic } from "./atomic-file.ts";
-import { acquireFileLock, type HeldFileLock, newestLockFence } from "./file-lock.ts";
+import { acquireFileLock, type HeldFileLock, MAX_FENCE, newestLockFence } from "./file-lock.ts";
 import { checkDirectory, checkDirectorySync, readTrusted, type UntrustedReport } from "./trusted-file.ts";
 
 /**
@@ -90,7 +91,9 @@ function parseRecord(text: string): RecordFile {
   if (typeof value !== "object" || value === null) return EMPTY;
   const { fence, tokens, coolDownUntil } = value as Record<string, unknown>;
   const parsedTokens = parseTokens(tokens);
-  if (!Number.isSafeInteger(fence) || (fence as number) < 0 || parsedTokens === false) return EMPTY;
+  // A fence the next lock file could not be numbered after is corrupt, not a fence (file-lock.ts).
+  if (!Number.isSafeInteger(fence) || (fence as number) < 0 || (fence as number) >= MAX_FENCE) return EMPTY;
+  if (parsedTokens === false) return EMPTY;
   if (coolDownUntil !== undefined && !Number.isFinite(coolDownUntil)) return EMPTY;
   return {
     fence: fence as number,
@@ -112,7 +115,12 @@ async function readRecord(path: string, report: UntrustedReport | undefined): Pr
 }
 
 function toShared(record: RecordFile): SharedSessionRecord {
-  const left = record.coolDownUntil === undefined ? 0 : record.coolDownUntil - Date.now();
+  // Never longer than this client writes: a deadline written before the clock stepped back an hour
+  // would otherwise hold /auth shut for that hour.
+  const left =
+    record.coolDownUntil === undefined
+      ? 0
+      : trustedMsLeft(record.coolDownUntil - Date.now(), LONGEST_SHARED_COOL_DOWN_MS);
   return {
     fence: record.fence,
     ...(record.tokens ? { tokens: record.tokens } : {}),
@@ -183,7 +191,7 @@ export function fileSessionShare(options: FileSessionShareOptions): SessionShare
       update.coolDownMs === undefined
         ? current.coolDownUntil
         : update.coolDownMs > 0
-          ? Date.now() + update.coolDownMs
+          ? Date.now() + Math.min(update.coolDownMs, LONGEST_SHARED_COOL_DOWN_MS)
           : undefined;
     const tokens = update.tokens ? parseTokens(update.tokens) : current.tokens;
     const next: RecordFile = {
@@ -201,7 +209,7 @@ export function fileSessionShare(options: FileSessionShareOptions): SessionShare
     withLock: async (fn, lockOptions) => {
       await ensureDirectory();
       const floor = async () => (await readRecord(path, report)).fence;
-      const lock = await acquireFileLock(path, { ...times, report }, floor, lockOptions?.signal);
+      const lock = await acquireFileLock(path, { ...times, report }, floor, lockOptions ?? {});
       held.set(lock.fence, lock);
       try {
         await removeStaleTempFiles(path, times.leaseMs);

@@ -82,16 +82,27 @@ export class RedisSessionShare implements SessionShare {
     };
   }
 
-  async withLock<T>(fn: (fence: number) => Promise<T>, options?: { readonly signal?: AbortSignal }): Promise<T> {
+  async withLock<T>(
+    fn: (fence: number) => Promise<T>,
+    options?: { readonly signal?: AbortSignal; readonly deadlineAt?: number },
+  ): Promise<T> {
     const signal = options?.signal;
-    const giveUpAt = performance.now() + this.#s.lockWaitMs;
+    const own = performance.now() + this.#s.lockWaitMs;
+    const byCaller = options?.deadlineAt !== undefined && options.deadlineAt < own;
+    const giveUpAt = byCaller ? (options?.deadlineAt as number) : own;
     let fence = 0;
     for (;;) {
-      fence = Number(await this.#redis.run(LOCK, [this.#lock, this.#fence], [this.#s.lockMs]));
-      if (fence > 0) break;
+      signal?.throwIfAborted();
       if (performance.now() > giveUpAt)
-        throw new Error(`the session lock was not free within ${this.#s.lockWaitMs} ms`);
-      await sleep(this.#s.pollMs * 2 * (0.5 + Math.random()), signal);
+        throw new Error(
+          byCaller
+            ? "the session lock was not free by the call's deadline"
+            : `the session lock was not free within ${this.#s.lockWaitMs} ms`,
+        );
+      fence = Number(await this.#redis.run(LOCK, [this.#lock, this.#fence], [this.#s.lockMs]));
+      if (Number.isSafeInteger(fence) && fence > 0) break;
+      const left = giveUpAt - performance.now();
+      await sleep(Math.max(1, Math.min(left, this.#s.pollMs * 2 * (0.5 + Math.random()))), signal);
     }
     const renew = setInterval(() => {
       this.#redis.run(RENEW, [this.#lock], [fence, this.#s.lockMs]).catch(() => undefined);
