@@ -22,6 +22,7 @@ import type {
   TurnRequest,
 } from "../coordination/coordinator.ts";
 import { TooLate } from "../coordination/coordinator.ts";
+import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { onAbort } from "../internal/on-abort.ts";
 import { sleep } from "../internal/sleep.ts";
@@ -32,6 +33,7 @@ import { RatePacer } from "../transport/pacer.ts";
 import { LocalPartner } from "../transport/partner-state.ts";
 import { type RedisCommands, RedisUnavailable, type Reply } from "./commands.ts";
 import { ACQUIRE, RELEASE, RENEW } from "./partner-script.ts";
+import { type AcquireReply, acquireReply } from "./replies.ts";
 import type { RedisSettings } from "./settings.ts";
 
 const PACER_SETTINGS = JSON.stringify(CLIENT_DEFAULTS.pacing);
@@ -132,13 +134,18 @@ export class RedisPartner implements PartnerCoordination {
           if (!(error instanceof RedisUnavailable)) throw error;
           return this.#unavailable(request, error);
         }
-        const [kind, wait, ...state] = reply as string[];
+        let parsed: AcquireReply;
+        try {
+          parsed = acquireReply(reply, this.#key.maxConcurrency, this.#key.quietMs);
+        } catch (error) {
+          return this.#unavailable(request, error as RedisUnavailable);
+        }
+        const { kind, waitMs, state } = parsed;
         this.#saw(state);
         if (kind === "ok") {
           this.#hold(leaseId);
-          return this.#turn(leaseId, Number(state[5] ?? 0), slotWaitMs, paceWaitMs);
+          return this.#turn(leaseId, parsed.epoch, slotWaitMs, paceWaitMs);
         }
-        const waitMs = Number(wait);
         if (kind === "pace") {
           if (request.deadlineAt !== undefined && monotonicNow() + waitMs > request.deadlineAt) {
             throw new TooLate(waitMs, "the partner's pace would send it after the call's deadline");
@@ -197,9 +204,10 @@ export class RedisPartner implements PartnerCoordination {
           ])
           .then(
             (reply) => {
-              const [, pace, cool] = reply as string[];
-              if (pace !== undefined) this.#pace = pace === "" ? undefined : Number(pace);
-              if (cool !== undefined && Number(cool) > 0) this.#coolDownUntil = Date.now() + Number(cool);
+              const [, pace, cool] = Array.isArray(reply) ? (reply as string[]) : [];
+              if (pace === "" || Number(pace) > 0) this.#pace = pace === "" ? undefined : Number(pace);
+              const left = trustedMsLeft(Number(cool), LONGEST_SHARED_COOL_DOWN_MS);
+              if (left > 0) this.#coolDownUntil = Date.now() + left;
             },
             () => undefined,
           );
@@ -211,7 +219,8 @@ export class RedisPartner implements PartnerCoordination {
   #saw(state: string[]): void {
     this.#limit = Number(state[0]);
     this.#pace = state[1] ? Number(state[1]) : undefined;
-    const cool = Number(state[2]);
+    // Never longer than this client sets: a state written by something else, or before a clock step.
+    const cool = trustedMsLeft(Number(state[2]), LONGEST_SHARED_COOL_DOWN_MS);
     this.#coolDownUntil = cool > 0 ? Date.now() + cool : this.#coolDownUntil;
     this.#processes = Math.max(1, Number(state[3]));
     this.#quietLeftMs = Number(state[4]);

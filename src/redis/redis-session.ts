@@ -9,8 +9,10 @@
  * an expiry), `fence` (the counter). The record holds tokens: protect the Redis like the tokens.
  */
 import type { SessionShare, SharedSessionRecord, SharedTokens } from "../coordination/coordinator.ts";
+import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
 import { sleep } from "../internal/sleep.ts";
 import { type RedisCommands, script } from "./commands.ts";
+import { fenceReply, readReply } from "./replies.ts";
 import type { RedisSettings } from "./settings.ts";
 
 const NOW = `local t = redis.call('TIME')
@@ -65,7 +67,7 @@ export class RedisSessionShare implements SessionShare {
   }
 
   async read(): Promise<SharedSessionRecord> {
-    const [raw, now] = (await this.#redis.run(READ, [this.#rec], [])) as [string, string];
+    const { raw, now } = readReply(await this.#redis.run(READ, [this.#rec], []));
     if (!raw) return { fence: 0 };
     let rec: { tokens?: unknown; cool?: unknown; fence?: unknown };
     try {
@@ -74,9 +76,10 @@ export class RedisSessionShare implements SessionShare {
       return { fence: 0 }; // not ours, or damaged: as if nothing was stored (never quoted: it may hold tokens)
     }
     const tokens = sharedTokens(rec.tokens);
-    const coolDownMs = typeof rec.cool === "number" ? rec.cool - Number(now) : 0;
+    // Never longer than this client writes (a record of something else, or a clock stepped back).
+    const coolDownMs = typeof rec.cool === "number" ? trustedMsLeft(rec.cool - now, LONGEST_SHARED_COOL_DOWN_MS) : 0;
     return {
-      fence: typeof rec.fence === "number" ? rec.fence : 0,
+      fence: Number.isSafeInteger(rec.fence) && (rec.fence as number) > 0 ? (rec.fence as number) : 0,
       ...(tokens ? { tokens } : {}),
       ...(coolDownMs > 0 ? { coolDownMs } : {}),
     };
@@ -99,8 +102,8 @@ export class RedisSessionShare implements SessionShare {
             ? "the session lock was not free by the call's deadline"
             : `the session lock was not free within ${this.#s.lockWaitMs} ms`,
         );
-      fence = Number(await this.#redis.run(LOCK, [this.#lock, this.#fence], [this.#s.lockMs]));
-      if (Number.isSafeInteger(fence) && fence > 0) break;
+      fence = fenceReply(await this.#redis.run(LOCK, [this.#lock, this.#fence], [this.#s.lockMs]));
+      if (fence > 0) break;
       const left = giveUpAt - performance.now();
       await sleep(Math.max(1, Math.min(left, this.#s.pollMs * 2 * (0.5 + Math.random()))), signal);
     }
@@ -121,7 +124,10 @@ export class RedisSessionShare implements SessionShare {
     fence: number,
   ): Promise<boolean> {
     const tokens = update.tokens ? JSON.stringify(update.tokens) : "";
-    const cool = update.coolDownMs === undefined ? "" : String(Math.ceil(update.coolDownMs));
+    const cool =
+      update.coolDownMs === undefined
+        ? ""
+        : String(Math.ceil(Math.min(update.coolDownMs, LONGEST_SHARED_COOL_DOWN_MS)));
     const written = await this.#redis.run(WRITE, [this.#rec, this.#fence], [fence, tokens, cool, this.#s.stateTtlMs]);
     return Number(written) === 1;
   }
