@@ -22,10 +22,15 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 const READ = script(`${NOW}
 return {redis.call('GET', KEYS[1]) or '', tostring(now)}`);
 
-/** KEYS: lock, fence. ARGV: lock ms. Returns the new fence, or 0 when another holds the lock. */
+/**
+ * KEYS: lock, fence. ARGV: lock ms, ttl ms. Returns the new fence, or 0 when another holds the lock.
+ * The counter expires like the record (WRITE renews both alike), so it never outlives the group's
+ * state by more than a ttl, and never dies while a record it fenced lives.
+ */
 const LOCK = script(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local fence = redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
 redis.call('SET', KEYS[1], fence, 'PX', ARGV[1])
 return fence`);
 
@@ -49,6 +54,7 @@ if ARGV[2] ~= '' then rec.tokens = cjson.decode(ARGV[2]) end
 if ARGV[3] ~= '' then rec.cool = now + tonumber(ARGV[3]) end
 rec.fence = fence
 redis.call('SET', KEYS[1], cjson.encode(rec), 'PX', ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return 1`);
 
 export class RedisSessionShare implements SessionShare {
@@ -102,7 +108,7 @@ export class RedisSessionShare implements SessionShare {
             ? "the session lock was not free by the call's deadline"
             : `the session lock was not free within ${this.#s.lockWaitMs} ms`,
         );
-      fence = fenceReply(await this.#redis.run(LOCK, [this.#lock, this.#fence], [this.#s.lockMs]));
+      fence = fenceReply(await this.#redis.run(LOCK, [this.#lock, this.#fence], [this.#s.lockMs, this.#s.stateTtlMs]));
       if (fence > 0) break;
       const left = giveUpAt - performance.now();
       await sleep(Math.max(1, Math.min(left, this.#s.pollMs * 2 * (0.5 + Math.random()))), signal);
