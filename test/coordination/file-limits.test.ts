@@ -65,6 +65,21 @@ describe("a fence the lock files cannot name", () => {
 });
 
 describe("the wait for the lock ends", () => {
+  it("a lock file at the highest fence (no number left after it) is refused within waitMs, never spun on", async () => {
+    await writeFile(`${path}.lock.999999999999998`, JSON.stringify({ pid: 1, host: "h", fence: 1, expiresAt: 0 }), {
+      mode: 0o600,
+    });
+    const share = fileSessionShare({ path, waitMs: 300 });
+    const started = performance.now();
+    await expect(
+      within(
+        share.withLock(async (f) => f),
+        2_000,
+      ),
+    ).rejects.toThrow(/not free within 300 ms/);
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+
   const held = async () => {
     const holder = fileSessionShare({ path, leaseMs: 10_000 });
     let release: () => void = () => undefined;
