@@ -4,12 +4,15 @@
  * owner tests need root, to chown to another user), a real FIFO.
  */
 import { execFileSync } from "node:child_process";
-import { chmod, chown, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/errors/validation-error.ts";
+import { createAudienceClient } from "../../src/index.ts";
 import { fileCoordinator, fileSessionShare } from "../../src/node/index.ts";
+import { startFakeApi } from "../support/fake-api.ts";
+import { json } from "../support/recording-server.ts";
 
 /** The uid of `nobody`: another local user. */
 const NOBODY = 65_534;
@@ -147,5 +150,33 @@ describe("a record or lock file this user could not have written is treated as a
         2_000,
       ),
     ).toBe(4);
+  });
+});
+
+describe("a client on the file coordinator", () => {
+  it.skipIf(!isRoot)("never sends the bearer of a record another user planted: it signs in itself", async () => {
+    const api = await startFakeApi();
+    api.route((_req, res) => json(res, 200, { eid: "e" }));
+    try {
+      const open = () =>
+        createAudienceClient({
+          baseUrl: api.url,
+          credentials: { username: "u@example.test", password: "pw-secret-value" },
+          coordinator: fileCoordinator({ directory: dir, onWarning: () => undefined }),
+        });
+      const get = (client: ReturnType<typeof open>) => client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
+      expect((await get(open())).response.status).toBe(200);
+      // Another account's tokens, at the record's own path, owned by another user.
+      const [record] = (await readdir(dir)).filter((n) => /^session-[0-9a-f]+\.json$/.test(n));
+      const planted = join(dir, record as string);
+      await writeFile(planted, PLANTED);
+      await chown(planted, NOBODY, NOBODY);
+      expect((await get(open())).response.status).toBe(200);
+      const bearers = api.calls().map((r) => String(r.headers.authorization));
+      expect(bearers.filter((b) => b.includes("planted"))).toEqual([]);
+      expect(api.signIns()).toBe(2); // adopting the planted record: 1, and its bearer sent
+    } finally {
+      await api.close();
+    }
   });
 });
