@@ -136,8 +136,10 @@ export class Redactor {
       for (const f of current) all.add(f);
       for (const r of retired) for (const f of r.forms) all.add(f);
     }
+    // Longest first, so a longer form wins over a shorter one it starts with (escaping is per
+    // character, so a form that starts another has a source that starts the other's).
     const sorted = [...all].sort((a, b) => b.length - a.length);
-    this.#pattern = sorted.length ? new RegExp(sorted.map(escapeRegExp).join("|"), "g") : null;
+    this.#pattern = sorted.length ? new RegExp(sorted.join("|"), "g") : null;
     return this.#pattern;
   }
 }
@@ -149,8 +151,36 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, "
 
 const lowerHex = (s: string): string => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
 
-/** Every form `secret` can take in text (see the module comment). */
+/**
+ * A token longer than this is masked by its beginning. A sign-in body is the server's, and a
+ * hostile or broken one (an IdToken with 200 000 groups, a 4 MB claim) would otherwise cost
+ * seconds of encoding and a pattern of tens of MB, on every sign-in.
+ */
+const LONG_SECRET = 4096;
+/** Characters of a long token whose forms are matched (a multiple of 3: base64 then needs no padding). */
+const LONG_PREFIX = 255;
+/** The characters of a token (JWT, opaque base64): those of a long token masked by its beginning. */
+const TOKEN_CHARS = /^[A-Za-z0-9._~+/=-]+$/;
+/**
+ * Every character any form of such a token can hold (itself, base64/base64url, hex, JSON's `\/`,
+ * percent-encoding): after the forms of its beginning, the rest of the run is masked too.
+ */
+const TOKEN_FORM_RUN = "[A-Za-z0-9._~+/=\\\\%-]*";
+
+/**
+ * Every form `secret` can take in text (see the module comment), as sources of a regular
+ * expression. A long token is matched by the forms of its first {@link LONG_PREFIX} characters
+ * followed by the rest of the run: linear in the token's length, bounded in memory, and a secret
+ * is still never shown (at worst a few characters after it are masked with it).
+ */
 function formsOf(secret: string): string[] {
+  if (secret.length > LONG_SECRET && TOKEN_CHARS.test(secret)) {
+    return plainForms(secret.slice(0, LONG_PREFIX)).map((f) => escapeRegExp(f) + TOKEN_FORM_RUN);
+  }
+  return plainForms(secret).map(escapeRegExp);
+}
+
+function plainForms(secret: string): string[] {
   const forms = new Set<string>();
   // A server may normalize Unicode (é as one code point or as e + U+0301) before echoing it.
   const variants = new Set([secret, secret.normalize("NFC"), secret.normalize("NFD")]);

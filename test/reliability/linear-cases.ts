@@ -13,6 +13,7 @@ import { decodeJwtPayload } from "../../src/internal/jwt.ts";
 import { notForPartnerTokens } from "../../src/internal/not-for-partner-tokens.ts";
 import { onAbort } from "../../src/internal/on-abort.ts";
 import { createOperationMatcher } from "../../src/internal/operation-matcher.ts";
+import { Redactor } from "../../src/internal/redact.ts";
 import { terminalSafe } from "../../src/internal/terminal-text.ts";
 import { normalizeOptions } from "../../src/options.ts";
 import { partnerFromIdToken } from "../../src/session/partner.ts";
@@ -191,6 +192,16 @@ export const cases: Record<string, LinearCase> = {
       for (let i = 0; i < n; i += 2) stops[i]?.();
       controller.abort();
       return aborted;
+    },
+  }),
+  // A sign-in body's token is learned by the redactor, then every text is matched against it.
+  "redactor: a long token learned and looked for": linear({
+    n: 250_000,
+    input: (n) => ({ token: `eyJhbGciOiJub25lIn0.${"QUJD".repeat(n / 4)}.c2ln`, text: "x ".repeat(n / 2) }),
+    run: ({ token, text }: { token: string; text: string }) => {
+      const redactor = new Redactor();
+      redactor.set("id", token);
+      return redactor.text(text + token);
     },
   }),
 };
