@@ -22,6 +22,8 @@
  * is hundreds of generations, far more than the refreshes a token's lifetime sees (a long token
  * is held by its first characters only, see {@link LONG_SECRET}).
  */
+import { terminalSafe } from "./terminal-text.ts";
+
 const MASK = "[REDACTED]";
 const SECRET_HEADERS = new Set(["authorization", "cookie", "set-cookie", "proxy-authorization"]);
 /**
@@ -125,6 +127,15 @@ export class Redactor {
   text(input: string): string {
     const pattern = this.#compiled();
     return pattern ? input.replace(pattern, MASK) : input;
+  }
+
+  /**
+   * Text for humans built from a server's or a caller's value (a request id, a content type, a
+   * message): secrets masked, then every control and bidi character written as `\uXXXX`
+   * (internal/terminal-text.ts), whatever object will hold it — a report, a span, an error.
+   */
+  shown(input: string): string {
+    return terminalSafe(this.text(input));
   }
 
   /** Copy of a JSON-like value with every secret masked, in string values and in keys. */
