@@ -17,10 +17,10 @@ import { rawPathIssues } from "./guards/raw-path.ts";
 import { pageLimitIssues } from "./guards/request-rules.ts";
 import { headerIssues, queryIssues } from "./guards/request-values.ts";
 import { validateRequest } from "./guards/validate-request.ts";
+import { clientRedactor } from "./internal/client-redactor.ts";
 import { observedLogger } from "./internal/observed-logger.ts";
 import { createOperationMatcher, operationOf } from "./internal/operation-index.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
-import { Redactor } from "./internal/redact.ts";
 import { ServerClock } from "./internal/server-clock.ts";
 import { CLIENT_DEFAULTS } from "./limits.ts";
 import type { ClientConfig, SessionTokens } from "./options.ts";
@@ -75,17 +75,12 @@ export function createEngine(
   seams: InternalSeams,
   share: SessionShare | undefined,
 ): Engine {
-  // A token replaced while an attempt sent with it is in flight stays masked until that attempt
-  // can no longer answer (its timeout), however many refreshes come meanwhile.
-  const redactor = new Redactor({
-    retainMs: config.timeoutMs + CLIENT_DEFAULTS.retiredSecretMarginMs,
-    maxRetired: CLIENT_DEFAULTS.maxRetiredSecrets,
-  });
+  // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
+  const clock = new ServerClock();
+  const redactor = clientRedactor(config.timeoutMs, clock);
   const logger = observedLogger(config.logger, redactor);
   const match = createOperationMatcher({ main: config.baseUrl, media: config.mediaUrl });
   let session: Session | undefined;
-  // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
-  const clock = new ServerClock();
   const metrics = config.meter ? lazyMetrics(config.meter, config.baseUrl) : undefined;
   const drift = config.onDrift
     ? new DriftWatch({

@@ -15,6 +15,7 @@ import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
 import type { Session } from "../session/session.ts";
 import { credentialsPolicy, PARTNER_HEADER, sessionPolicy } from "./auth-policy.ts";
+import { authSecretsPolicy } from "./auth-secrets-policy.ts";
 import { clockPolicy } from "./clock-policy.ts";
 import { AttemptFailure } from "./failure.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
@@ -125,6 +126,7 @@ export function createTransport(deps: TransportDeps): Transport {
     timeoutPolicy(config.timeoutMs),
     clockPolicy(deps.clock),
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
+    authSecretsPolicy(redactor),
   ];
   const run = compose(policies, fetchTerminal(config.fetch, config.Request, config.maxResponseBytes));
   // A typed call names its operation; it is trusted when the URL is under that operation's base.
