@@ -39,6 +39,8 @@ import { StatusTaskStarts } from "./workflows/status-tasks.ts";
 /** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
 export interface InternalSeams {
   retryHooks?: Parameters<typeof createTransport>[0]["retryHooks"];
+  /** The draws of `onDrift`'s sampling (default Math.random). */
+  driftRandom?: () => number;
   /** Autosave debounce (Section 3: 1 s). */
   autosaveDebounceMs?: number;
   /** Hooks around every call, after the client's own (tests of how a throwing hook is contained). */
@@ -87,6 +89,7 @@ export function createEngine(
         onDrift: config.onDrift,
         sampleRate: config.driftSampleRate,
         redactor,
+        ...(seams.driftRandom ? { random: seams.driftRandom } : {}),
         warn: (message, error) => logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
       })
     : undefined;
@@ -98,6 +101,7 @@ export function createEngine(
     session: () => session as Session,
     clock,
     metrics,
+    onUnparsed: drift && ((op, response) => drift.observe(op, response, undefined, false)),
     ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}),
   });
   const own = new Session({
@@ -123,6 +127,7 @@ export function createEngine(
     baseUrl: config.baseUrl.href,
     fetch: transport as (request: Request) => Promise<Response>,
     querySerializer: serializeQuery,
+    ...(config.headers ? { headers: config.headers } : {}),
   });
   const setupStates = new SetupStates();
   const statusTasks = new StatusTaskStarts();
