@@ -6,7 +6,7 @@
  */
 
 import createClient, { type Middleware } from "openapi-fetch";
-import { type OperationInfo, operations } from "../generated/operations.ts";
+import type { OperationInfo } from "../generated/operations.ts";
 import type { AudienceClient, CallHooks, CallParams, HookedCall } from "./client-types.ts";
 import type { SessionShare, Turn, TurnRequest } from "./coordination/coordinator.ts";
 import { DriftWatch } from "./drift/drift-watch.ts";
@@ -17,10 +17,10 @@ import { rawPathIssues } from "./guards/raw-path.ts";
 import { pageLimitIssues } from "./guards/request-rules.ts";
 import { headerIssues, queryIssues } from "./guards/request-values.ts";
 import { validateRequest } from "./guards/validate-request.ts";
+import { clientRedactor } from "./internal/client-redactor.ts";
 import { observedLogger } from "./internal/observed-logger.ts";
-import { createOperationMatcher } from "./internal/operation-matcher.ts";
+import { createOperationMatcher, operationOf } from "./internal/operation-index.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
-import { Redactor } from "./internal/redact.ts";
 import { ServerClock } from "./internal/server-clock.ts";
 import { CLIENT_DEFAULTS } from "./limits.ts";
 import type { ClientConfig, SessionTokens } from "./options.ts";
@@ -67,17 +67,6 @@ export interface Engine {
   setupProcess(eid: string, onBusy?: (busy: boolean) => void): SetupProcess;
 }
 
-/** Operations by method, then path template. */
-const opIndex = new Map<string, Map<string, OperationInfo>>();
-for (const op of operations) {
-  let byPath = opIndex.get(op.method);
-  if (!byPath) {
-    byPath = new Map();
-    opIndex.set(op.method, byPath);
-  }
-  byPath.set(op.path, op);
-}
-
 /**
  * The engine of one client: `client` is the object its setup handles call through; `share` is the
  * group's session, asked of the coordinator when the client was created.
@@ -88,17 +77,12 @@ export function createEngine(
   seams: InternalSeams,
   share: SessionShare | undefined,
 ): Engine {
-  // A token replaced while an attempt sent with it is in flight stays masked until that attempt
-  // can no longer answer (its timeout), however many refreshes come meanwhile.
-  const redactor = new Redactor({
-    retainMs: config.timeoutMs + CLIENT_DEFAULTS.retiredSecretMarginMs,
-    maxRetired: CLIENT_DEFAULTS.maxRetiredSecrets,
-  });
+  // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
+  const clock = new ServerClock();
+  const redactor = clientRedactor(config.timeoutMs, clock);
   const logger = observedLogger(config.logger, redactor);
   const match = createOperationMatcher({ main: config.baseUrl, media: config.mediaUrl });
   let session: Session | undefined;
-  // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
-  const clock = new ServerClock();
   const metrics = config.meter ? lazyMetrics(config.meter, config.baseUrl) : undefined;
   const drift = config.onDrift
     ? new DriftWatch({
@@ -131,7 +115,7 @@ export function createEngine(
     ...(drift
       ? {
           inspect: (path: string, response: Response, body: unknown) => {
-            const op = opIndex.get("POST")?.get(path);
+            const op = operationOf("POST", path);
             if (op) drift.observe(op, response, body, true);
           },
         }
@@ -198,7 +182,7 @@ export function createEngine(
     path: string,
     init: Record<string, unknown> | undefined,
   ): PreparedCall | Promise<PreparedCall> {
-    const op = opIndex.get(method)?.get(path);
+    const op = operationOf(method, path);
     // Paths outside the description are not validated below, so the path itself is checked first,
     // and the page cap, which holds for every bulk read (Section 8.5).
     if (!op) {

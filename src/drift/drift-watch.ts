@@ -69,8 +69,8 @@ export class DriftWatch {
           this.#onDrift({
             operation,
             status: response.status,
-            requestId: requestId === null ? undefined : this.#redactor.text(requestId),
-            problems: problems.map((p) => this.#redactor.text(p)),
+            requestId: requestId === null ? undefined : this.#redactor.shown(requestId),
+            problems: problems.map((p) => this.#redactor.shown(p)),
           });
         },
         (error: unknown) => this.#warn("the drift check could not be loaded", error),

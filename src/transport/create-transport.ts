@@ -8,13 +8,14 @@ import type { PartnerCoordination, PartnerKey } from "../coordination/coordinato
 import { attachRecord, type CallRecord } from "../internal/call-record.ts";
 import { callSignal } from "../internal/call-signal.ts";
 import { monotonicNow } from "../internal/clock.ts";
-import type { OperationMatcher } from "../internal/operation-matcher.ts";
+import type { OperationMatcher } from "../internal/operation-index.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ServerClock } from "../internal/server-clock.ts";
 import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
 import type { Session } from "../session/session.ts";
 import { credentialsPolicy, PARTNER_HEADER, sessionPolicy } from "./auth-policy.ts";
+import { authSecretsPolicy } from "./auth-secrets-policy.ts";
 import { clockPolicy } from "./clock-policy.ts";
 import { AttemptFailure } from "./failure.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
@@ -127,6 +128,7 @@ export function createTransport(deps: TransportDeps): Transport {
     timeoutPolicy(config.timeoutMs),
     clockPolicy(deps.clock),
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
+    authSecretsPolicy(redactor),
   ];
   const run = compose(policies, fetchTerminal(config.fetch, config.Request, config.maxResponseBytes, deps.onUnparsed));
   // A typed call names its operation; it is trusted when the URL is under that operation's base.

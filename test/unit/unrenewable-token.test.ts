@@ -7,7 +7,7 @@
  * send the refused token again (Section 5.8: the session is cached; a refused one is not reused).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthenticationError, createAudienceClient, getProfile, unwrap } from "../../src/index.ts";
+import { AuthenticationError, createAudienceClient, getPartners, unwrap } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
 import { makeTokens } from "../support/tokens.ts";
@@ -58,7 +58,7 @@ describe("a 401 nothing can renew (only an access token was given)", () => {
       baseUrl: api.url,
       session: { accessToken: tokens.AccessToken, idToken: tokens.IdToken },
     });
-    const first = await getProfile(client).catch((e: unknown) => e);
+    const first = await getPartners(client).catch((e: unknown) => e);
     expect(first).toBeInstanceOf(AuthenticationError);
     expect((first as Error).message).toMatch(REFUSED);
     expect(api.calls()).toHaveLength(1);
