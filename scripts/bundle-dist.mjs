@@ -13,6 +13,7 @@ import { build } from "esbuild";
 await build({
   entryPoints: {
     "src/index": "src/index.ts",
+    "src/coordination/index": "src/coordination/index.ts",
     "src/node/index": "src/node/index.ts",
     "src/testing/index": "src/testing/index.ts",
     "src/redis/index": "src/redis/index.ts",

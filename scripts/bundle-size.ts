@@ -68,8 +68,15 @@ export const TARGET_KB = 20;
  */
 export const BUDGET_KB = 17.4;
 
-/** The target of issue 18 for an app using only `createAudienceClient` and `unwrap`, KB min+gzip. */
-export const MINIMUM_TARGET_KB = 14;
+/** The target for an app using only `createAudienceClient` and `unwrap`, up front, KB min+gzip. */
+export const MINIMUM_TARGET_KB = 12;
+
+/**
+ * The target for the same app once everything is loaded (its first read and first validated write
+ * load the engine and the request schemas), KB min+gzip. Measured as the app's part up front plus
+ * every chunk it can load: an upper bound (the drift and metrics chunks load only with their options).
+ */
+export const LOADED_TARGET_KB = 25;
 
 /**
  * The budget CI keeps for that app (11.0 KB up front when the engine became a lazily loaded chunk;
@@ -158,7 +165,7 @@ export async function measureBundles(): Promise<{
   const entry = await measure("@audience-intelligence/client (src/index.ts, every export)", { file: "src/index.ts" });
   const anchors = await Promise.all([
     measure("createAudienceClient alone", { snippet: 'export { createAudienceClient } from "./src/index.ts";' }),
-    measure("createAudienceClient + unwrap (issue 18: an app's minimum)", {
+    measure("createAudienceClient + unwrap (an app's minimum)", {
       snippet: 'export { createAudienceClient, unwrap } from "./src/index.ts";',
     }),
     measure("openapi-fetch alone", {

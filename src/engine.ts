@@ -6,7 +6,7 @@
  */
 
 import createClient, { type Middleware } from "openapi-fetch";
-import { type OperationInfo, operations } from "../generated/operations.ts";
+import type { OperationInfo } from "../generated/operations.ts";
 import type { AudienceClient, CallHooks, CallParams, HookedCall } from "./client-types.ts";
 import type { SessionShare, Turn, TurnRequest } from "./coordination/coordinator.ts";
 import { DriftWatch } from "./drift/drift-watch.ts";
@@ -18,7 +18,7 @@ import { pageLimitIssues } from "./guards/request-rules.ts";
 import { headerIssues, queryIssues } from "./guards/request-values.ts";
 import { validateRequest } from "./guards/validate-request.ts";
 import { observedLogger } from "./internal/observed-logger.ts";
-import { createOperationMatcher } from "./internal/operation-matcher.ts";
+import { createOperationMatcher, operationOf } from "./internal/operation-index.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
 import { Redactor } from "./internal/redact.ts";
 import { ServerClock } from "./internal/server-clock.ts";
@@ -63,17 +63,6 @@ export interface Engine {
   /** A new handle for `eid` (create-client.ts keeps one per eid). */
   /** A new handle; `onBusy` is told when it starts and stops having edits to save. */
   setupProcess(eid: string, onBusy?: (busy: boolean) => void): SetupProcess;
-}
-
-/** Operations by method, then path template. */
-const opIndex = new Map<string, Map<string, OperationInfo>>();
-for (const op of operations) {
-  let byPath = opIndex.get(op.method);
-  if (!byPath) {
-    byPath = new Map();
-    opIndex.set(op.method, byPath);
-  }
-  byPath.set(op.path, op);
 }
 
 /**
@@ -127,7 +116,7 @@ export function createEngine(
     ...(drift
       ? {
           inspect: (path: string, response: Response, body: unknown) => {
-            const op = opIndex.get("POST")?.get(path);
+            const op = operationOf("POST", path);
             if (op) drift.observe(op, response, body, true);
           },
         }
@@ -193,7 +182,7 @@ export function createEngine(
     path: string,
     init: Record<string, unknown> | undefined,
   ): PreparedCall | Promise<PreparedCall> {
-    const op = opIndex.get(method)?.get(path);
+    const op = operationOf(method, path);
     // Paths outside the description are not validated below, so the path itself is checked first,
     // and the page cap, which holds for every bulk read (Section 8.5).
     if (!op) {

@@ -7,7 +7,7 @@ import { DEFAULT_BENCHMARK_FIELDS, PARTNER_ID_PATTERN } from "./assumptions.ts";
 import type { Coordinator } from "./coordination/coordinator.ts";
 import type { DriftReport } from "./drift/drift-watch.ts";
 import { headerValueIssue } from "./guards/header-value.ts";
-import { hasControlCharacter, MAX_ID_LENGTH } from "./guards/path-params.ts";
+import { hasControlCharacter, idIssues, MAX_ID_LENGTH } from "./guards/path-params.ts";
 import { isBrowserLike, isLoopbackHost } from "./internal/runtime.ts";
 import { MAX_TIMER_MS } from "./internal/timers.ts";
 import { CLIENT_DEFAULTS, SPEC } from "./limits.ts";
@@ -291,31 +291,14 @@ function checkPartnerId(option: string, value: unknown): string {
 /** The pattern, as a new RegExp without the stateful flags `g` and `y`. */
 const statelessCopy = (p: RegExp): RegExp => new RegExp(p.source, p.flags.replace("g", "").replace("y", ""));
 
-/**
- * The `{adplatform}` path segment. openapi-fetch percent-encodes it, but a server that decodes it
- * (once, or again) must not see a dot segment or a separator: `%2e%2e` is `..`, `%2F` a `/`. So
- * the value is decoded until it no longer changes, and refused if any form is `.` or `..` or holds
- * `/` or `\` (which WHATWG URL parsing also reads as `/`), or if it cannot be decoded at all.
- */
+/** The `{adplatform}` path segment: header-safe text, and the rule of every identifier segment. */
 function adPlatformSegment(value: unknown): string {
-  // Capped first: each pass below decodes one level, so nested escapes (%2525…) cost n² without it.
   if (typeof value === "string" && value.length > MAX_ID_LENGTH)
     fail("adPlatform", `must be at most ${MAX_ID_LENGTH} characters`);
-  let text = token("adPlatform", value, true) as string;
-  for (let previous = ""; text !== previous; ) {
-    if (text === "." || text === ".." || /[/\\]/.test(text))
-      fail(
-        "adPlatform",
-        "must not be '.' or '..' or contain '/' or '\\', percent-encoded or not (it would change the URL's path)",
-      );
-    previous = text;
-    try {
-      text = decodeURIComponent(text);
-    } catch {
-      fail("adPlatform", "must not contain a malformed percent-escape");
-    }
-  }
-  return value as string;
+  const text = token("adPlatform", value, true) as string;
+  const [issue] = idIssues(text, "adPlatform");
+  if (issue) fail("adPlatform", issue.message);
+  return text;
 }
 
 function serverSideOnly(): void {

@@ -8,7 +8,7 @@ import type { PartnerCoordination, PartnerKey } from "../coordination/coordinato
 import { attachRecord, type CallRecord } from "../internal/call-record.ts";
 import { callSignal } from "../internal/call-signal.ts";
 import { monotonicNow } from "../internal/clock.ts";
-import type { OperationMatcher } from "../internal/operation-matcher.ts";
+import type { OperationMatcher } from "../internal/operation-index.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ServerClock } from "../internal/server-clock.ts";
 import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";

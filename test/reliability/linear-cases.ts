@@ -11,7 +11,7 @@ import { idIssues } from "../../src/guards/path-params.ts";
 import { rawPathIssues } from "../../src/guards/raw-path.ts";
 import { decodeJwtPayload } from "../../src/internal/jwt.ts";
 import { notForPartnerTokens } from "../../src/internal/not-for-partner-tokens.ts";
-import { createOperationMatcher } from "../../src/internal/operation-matcher.ts";
+import { createOperationMatcher } from "../../src/internal/operation-index.ts";
 import { terminalSafe } from "../../src/internal/terminal-text.ts";
 import { normalizeOptions } from "../../src/options.ts";
 import { partnerFromIdToken } from "../../src/session/partner.ts";
