@@ -60,7 +60,11 @@ describe("CHANGELOG.md", () => {
 });
 
 describe("package.json exports", () => {
-  const entries = { ".": "src/index.ts", "./node": "src/node/index.ts" } as const;
+  const entries = {
+    ".": "src/index.ts",
+    "./node": "src/node/index.ts",
+    "./react-query": "src/react-query/index.ts",
+  } as const;
 
   it.each(Object.entries(entries))("%s: types first, then the built JavaScript of %s", (subpath, source) => {
     const target = pkg.exports[subpath];
@@ -76,7 +80,14 @@ describe("package.json exports", () => {
   it("ships dist/ and declares no side effects", () => {
     expect(pkg.files).toContain("dist");
     expect(pkg.sideEffects).toBe(false);
-    expect(Object.keys(pkg.exports).sort()).toEqual([".", "./node", "./package.json", "./redis", "./testing"]);
+    expect(Object.keys(pkg.exports).sort()).toEqual([
+      ".",
+      "./node",
+      "./package.json",
+      "./react-query",
+      "./redis",
+      "./testing",
+    ]);
   });
 });
 
@@ -123,6 +134,13 @@ describe("root entry", () => {
     expect(root.filter((file) => file.startsWith("src/redis/"))).toEqual([]);
     const redis = [...externalImports("src/redis/index.ts").keys()];
     expect(redis.filter((s) => /^(ioredis|redis|@redis\/)/.test(s))).toEqual([]);
+  });
+
+  it("the react-query entry loads React and TanStack Query (optional peers) and nothing else new; the root entry neither", () => {
+    const binding = [...externalImports("src/react-query/index.ts").keys()];
+    expect(binding.filter((s) => !/^(openapi-fetch|zod|react|@tanstack\/react-query)(\/|$)/.test(s))).toEqual([]);
+    expect(binding).toEqual(expect.arrayContaining(["react", "@tanstack/react-query"]));
+    expect([...externalImports("src/index.ts").keys()].filter((s) => /react/.test(s))).toEqual([]);
   });
 
   it("the node subpath is where the node: imports are", () => {
