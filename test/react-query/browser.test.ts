@@ -19,7 +19,8 @@ import { type Seen, type Site, startSite } from "./site.ts";
 const here = fileURLToPath(new URL(".", import.meta.url));
 const ROOT = resolve(here, "..", "..");
 const dir = process.env.RUNTIMES_DIR ?? "";
-const enabled = process.env.REACT_QUERY_BROWSER === "1" && dir !== "";
+// Asked for without RUNTIMES_DIR, it fails rather than skip: CI must never pass it silently.
+const enabled = process.env.REACT_QUERY_BROWSER === "1";
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const SLOW = 120_000;
 
@@ -60,6 +61,8 @@ async function bundle(): Promise<string> {
 
 beforeAll(async () => {
   if (!enabled) return;
+  if (!dir)
+    throw new Error("RUNTIMES_DIR must hold playwright-core (node_modules/playwright-core), as .ci/run installs it");
   const [app, api] = await Promise.all([bundle(), startMockApi()]);
   mock = api;
   const html =
