@@ -18,7 +18,9 @@ import type {
 export interface AudienceQueryHooks {
   /** Query options for `useQueries`, `prefetchQuery`, `ensureQueryData`, keyed `[partnerId, method, path, params]`. */
   queryOptions: QueryOptionsFunction;
+  /** A read, cached per partner; TanStack's retry off (the client retries). */
   useQuery: UseQueryMethod;
+  /** As `useQuery`, suspending until the data is there. */
   useSuspenseQuery: UseSuspenseQueryMethod;
   /** A paged list (`/events/`, `/messages/partner/`): the binding supplies `page` and `limit`. */
   useInfiniteQuery: UseInfiniteQueryMethod;

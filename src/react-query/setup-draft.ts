@@ -16,10 +16,11 @@ import { ONE_LAYER_RETRIES } from "./query-options.ts";
 /** What the wizard shows: nothing edited yet, an edit being stored, stored, failed, or published. */
 export type DraftState = "idle" | "saving" | "saved" | "failed" | "published";
 
-/** What {@link useSetupDraft} returns. */
+/** What `useSetupDraft(eid)` returns. */
 export interface SetupDraft {
   /** The draft as edited here, else as loaded (`null`: no draft exists, a 404), `undefined` while loading. */
   readonly draft: SetupPayload | null | undefined;
+  /** What to show: idle, saving, saved, failed or published. */
   readonly state: DraftState;
   /** Why the last save or publish failed (`SetupStateError` once the setup is published). */
   readonly error: AudienceError | undefined;

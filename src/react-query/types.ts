@@ -63,7 +63,9 @@ export type QueryOptionsFunction = <M extends HttpMethod, P extends PathsWith<M>
   path: P,
   ...args: Args<InitOf<M, P>, [options?: QueryOpts<DataOf<M, P>, S>]>
 ) => UseQueryOptions<DataOf<M, P>, QueryError, S, AudienceQueryKey> & {
+  /** `[partnerId, method, path, params]`. */
   queryKey: AudienceQueryKey;
+  /** The call through the client; rejects with its typed error. */
   queryFn: (context: { signal: AbortSignal }) => Promise<DataOf<M, P>>;
 };
 
@@ -83,7 +85,13 @@ export type UseSuspenseQueryMethod = <M extends HttpMethod, P extends PathsWith<
 
 /** The paged list endpoints (Section 4: `page` and `limit` in the query). */
 export type PagedPath = {
-  [P in PathsWith<"get">]: ClientPaths[P]["get"] extends { parameters: { query?: infer Q } }
+  [P in PathsWith<"get">]: ClientPaths[P]["get"] extends {
+    /** The operation's parameters. */
+    parameters: {
+      /** Its query. */
+      query?: infer Q;
+    };
+  }
     ? [NonNullable<Q>] extends [never]
       ? never
       : "page" extends keyof NonNullable<Q>
@@ -94,7 +102,9 @@ export type PagedPath = {
 
 /** The init of a paged list without its paging: the binding supplies `page` and `limit`. */
 export type PagedInit<P extends PagedPath> = Omit<NonNullable<InitOf<"get", P>>, "params"> & {
+  /** The call's parameters. */
   params?: {
+    /** The query without `page` and `limit`. */
     query?: Omit<NonNullable<NonNullable<NonNullable<InitOf<"get", P>>["params"]>["query"]>, "page" | "limit">;
   };
 };
