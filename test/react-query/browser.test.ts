@@ -155,6 +155,12 @@ describe.skipIf(!enabled)("the React Query binding in Chromium, against startMoc
     expect(result.shown).toMatch(/^[1-9]\d*\|false$/);
   });
 
+  it("useSuspenseQuery suspends until the event is there", async () => {
+    const { result, seen } = await run<{ shown: string }>("suspense");
+    expect(result.shown).toBe("Summer Open Air"); // Prism's example of GET /events/{eid}
+    expect(seen.filter((s) => s.url === "/events/evt-1001")).toHaveLength(1);
+  });
+
   it("a 5 s typing burst in the wizard sends at most one PUT a second and stores the last keystroke", async () => {
     await page.evaluate("globalThis.wizard.start()");
     const from = site?.seen.length ?? 0;

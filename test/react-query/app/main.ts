@@ -7,9 +7,16 @@ import { attemptsScenario } from "./attempts.ts";
 import { pagesScenario } from "./pages.ts";
 import { partnersScenario } from "./partners.ts";
 import { publishScenario } from "./publish.ts";
+import { suspenseScenario } from "./suspense.ts";
 import { finishWizard, startWizard } from "./wizard.ts";
 
 Object.assign(globalThis, {
-  scenarios: { partners: partnersScenario, publish: publishScenario, attempts: attemptsScenario, pages: pagesScenario },
+  scenarios: {
+    partners: partnersScenario,
+    publish: publishScenario,
+    attempts: attemptsScenario,
+    pages: pagesScenario,
+    suspense: suspenseScenario,
+  },
   wizard: { start: startWizard, finish: finishWizard },
 });
