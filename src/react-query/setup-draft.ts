@@ -33,6 +33,12 @@ export interface SetupDraft {
   publish(options?: Parameters<ReturnType<AudienceClient["setupProcess"]>["publish"]>[0]): Promise<PublishResult>;
 }
 
+interface Status {
+  readonly eid: string;
+  readonly state: DraftState;
+  readonly error: AudienceError | undefined;
+}
+
 const isPublished = (error: unknown): boolean => error instanceof SetupStateError && error.state === "published";
 
 /** Builds `useSetupDraft` of one client. */
@@ -51,16 +57,17 @@ function useSetupDraft(client: AudienceClient, partner: () => string, eid: strin
     ...ONE_LAYER_RETRIES,
   });
   const [edited, setEdited] = useState<SetupPayload | undefined>(undefined);
-  const [state, setState] = useState<DraftState>("idle");
-  const [error, setError] = useState<AudienceError | undefined>(undefined);
+  // The state belongs to the eid it was set for: another eid starts idle.
+  const [status, setStatus] = useState<Status>({ eid, state: "idle", error: undefined });
   const latest = useRef<{ eid: string; draft: SetupPayload; n: number } | undefined>(undefined);
   const stored = useRef<SetupPayload | null | undefined>(undefined);
   stored.current = loaded.data;
 
   const settle = useCallback((n: number, failure?: unknown) => {
-    if (latest.current?.n !== n) return; // a newer edit decides the state
-    setError(failure as AudienceError | undefined);
-    setState(failure === undefined ? "saved" : isPublished(failure) ? "published" : "failed");
+    const edit = latest.current;
+    if (edit?.n !== n) return; // a newer edit decides the state
+    const state = failure === undefined ? "saved" : isPublished(failure) ? "published" : "failed";
+    setStatus({ eid: edit.eid, state, error: failure as AudienceError | undefined });
   }, []);
 
   const edit = useCallback(
@@ -71,7 +78,7 @@ function useSetupDraft(client: AudienceClient, partner: () => string, eid: strin
       const n = (latest.current?.n ?? 0) + 1;
       latest.current = { eid, draft, n };
       setEdited(draft);
-      setState("saving");
+      setStatus({ eid, state: "saving", error: undefined });
       handle.autosave(draft).then(
         () => settle(n),
         (failure: unknown) => settle(n, failure),
@@ -82,16 +89,14 @@ function useSetupDraft(client: AudienceClient, partner: () => string, eid: strin
 
   const publish = useCallback<SetupDraft["publish"]>(
     async (options) => {
-      setState("saving");
+      setStatus({ eid, state: "saving", error: undefined });
       try {
         const result = await handle.publish(options);
-        setError(undefined);
-        setState("published");
+        setStatus({ eid, state: "published", error: undefined });
         await invalidateStale(cache, partner(), "post /setup_processes/{eid}/boost", { params: { path: { eid } } });
         return result;
       } catch (failure) {
-        setError(failure as AudienceError);
-        setState(isPublished(failure) ? "published" : "failed");
+        setStatus({ eid, state: isPublished(failure) ? "published" : "failed", error: failure as AudienceError });
         throw failure;
       }
     },
@@ -99,5 +104,6 @@ function useSetupDraft(client: AudienceClient, partner: () => string, eid: strin
   );
 
   const draft = latest.current?.eid === eid ? edited : loaded.data;
+  const { state, error } = status.eid === eid ? status : { state: "idle" as const, error: undefined };
   return { draft, state, error, edit, publish };
 }
