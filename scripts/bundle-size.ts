@@ -84,6 +84,16 @@ export const LOADED_TARGET_KB = 25;
  */
 export const MINIMUM_BUDGET_KB = 11.4;
 
+/**
+ * What the React Query binding (`/react-query`) may add to an app that already uses the client
+ * (`createAudienceClient` + `unwrap`), KB min+gzip, up front and loaded on first use together.
+ * React and TanStack Query are the app's own (peer dependencies) and left out of both bundles.
+ */
+export const REACT_QUERY_BUDGET_KB = 3;
+
+/** The app's own libraries, left out when measuring the binding. */
+const REACT_PEERS = ["react", "react-dom", "react/*", "@tanstack/react-query"];
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 export interface BundleSize {
@@ -192,6 +202,20 @@ export async function measureBundles(): Promise<{
   return { entry, minimum: anchors[1] as BundleSize, anchors, composition };
 }
 
+/** The client app without and with the binding: what `createQueryHooks` adds, in bytes min+gzip. */
+export async function measureReactQuery(): Promise<{ without: BundleSize; with: BundleSize; addedGzip: number }> {
+  const app = 'export { createAudienceClient, unwrap } from "./src/index.ts";';
+  const [without, withBinding] = await Promise.all([
+    measure("client app (createAudienceClient + unwrap)", { snippet: app, external: REACT_PEERS }),
+    measure("client app + createQueryHooks (React, TanStack Query external)", {
+      snippet: `${app} export { createQueryHooks } from "./src/react-query/index.ts";`,
+      external: REACT_PEERS,
+    }),
+  ]);
+  const total = (b: BundleSize) => b.gzip + b.lazyGzip;
+  return { without, with: withBinding, addedGzip: total(withBinding) - total(without) };
+}
+
 export const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function main(): Promise<void> {
@@ -216,6 +240,14 @@ async function main(): Promise<void> {
       target: MINIMUM_TARGET_KB * 1024,
     },
   ];
+  const binding = await measureReactQuery();
+  console.log("react-query binding:");
+  for (const b of [binding.without, binding.with]) console.log(`  ${line(b)}`);
+  const bindingBudget = REACT_QUERY_BUDGET_KB * 1024;
+  if (binding.addedGzip > bindingBudget) {
+    console.error(`size budget exceeded: the react-query binding adds ${kb(binding.addedGzip)} > ${kb(bindingBudget)}`);
+    process.exitCode = 1;
+  } else console.log(`within budget: the react-query binding adds ${kb(binding.addedGzip)} ≤ ${kb(bindingBudget)}`);
   console.log("");
   for (const { what, size, budget, target } of rows) {
     if (size.gzip > budget) {
