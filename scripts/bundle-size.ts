@@ -65,8 +65,11 @@ export const TARGET_KB = 20;
  * still answer (internal/redact.ts is up front: errors and `unwrap` redact; 16.9 → 17.0 KB).
  * Raised to 17.4 KB by setupProcess handles held weakly while idle (create-client.ts: a handle the
  * caller dropped is released; 17.0 → 17.3 KB).
+ * Raised to 17.9 KB by the hardening of the newest features: a secret masked until its own expiry
+ * and every server text terminal-safe (internal/redact.ts, up front: 17.3 → 17.5 KB), and the
+ * `headers` option with header values as openapi-fetch takes them (options.ts: 17.5 → 17.8 KB).
  */
-export const BUDGET_KB = 17.4;
+export const BUDGET_KB = 17.9;
 
 /** The target for an app using only `createAudienceClient` and `unwrap`, up front, KB min+gzip. */
 export const MINIMUM_TARGET_KB = 12;
@@ -80,9 +83,10 @@ export const LOADED_TARGET_KB = 25;
 
 /**
  * The budget CI keeps for that app (11.0 KB up front when the engine became a lazily loaded chunk;
- * 11.3 KB with the redaction retention and the weakly held setup handles).
+ * 11.3 KB with the redaction retention and the weakly held setup handles; 11.8 KB with the secret
+ * lifetimes, terminal-safe server text and the `headers` option).
  */
-export const MINIMUM_BUDGET_KB = 11.4;
+export const MINIMUM_BUDGET_KB = 11.9;
 
 /**
  * What the React Query binding (`/react-query`) may add to an app that already uses the client
