@@ -17,10 +17,10 @@ import { rawPathIssues } from "./guards/raw-path.ts";
 import { pageLimitIssues } from "./guards/request-rules.ts";
 import { headerIssues, queryIssues } from "./guards/request-values.ts";
 import { validateRequest } from "./guards/validate-request.ts";
+import { clientRedactor } from "./internal/client-redactor.ts";
 import { observedLogger } from "./internal/observed-logger.ts";
 import { createOperationMatcher, operationOf } from "./internal/operation-index.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
-import { Redactor } from "./internal/redact.ts";
 import { ServerClock } from "./internal/server-clock.ts";
 import { CLIENT_DEFAULTS } from "./limits.ts";
 import type { ClientConfig, SessionTokens } from "./options.ts";
@@ -39,6 +39,8 @@ import { StatusTaskStarts } from "./workflows/status-tasks.ts";
 /** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
 export interface InternalSeams {
   retryHooks?: Parameters<typeof createTransport>[0]["retryHooks"];
+  /** The draws of `onDrift`'s sampling (default Math.random). */
+  driftRandom?: () => number;
   /** Autosave debounce (Section 3: 1 s). */
   autosaveDebounceMs?: number;
   /** Hooks around every call, after the client's own (tests of how a throwing hook is contained). */
@@ -75,23 +77,19 @@ export function createEngine(
   seams: InternalSeams,
   share: SessionShare | undefined,
 ): Engine {
-  // A token replaced while an attempt sent with it is in flight stays masked until that attempt
-  // can no longer answer (its timeout), however many refreshes come meanwhile.
-  const redactor = new Redactor({
-    retainMs: config.timeoutMs + CLIENT_DEFAULTS.retiredSecretMarginMs,
-    maxRetired: CLIENT_DEFAULTS.maxRetiredSecrets,
-  });
+  // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
+  const clock = new ServerClock();
+  const redactor = clientRedactor(config.timeoutMs, clock);
   const logger = observedLogger(config.logger, redactor);
   const match = createOperationMatcher({ main: config.baseUrl, media: config.mediaUrl });
   let session: Session | undefined;
-  // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
-  const clock = new ServerClock();
   const metrics = config.meter ? lazyMetrics(config.meter, config.baseUrl) : undefined;
   const drift = config.onDrift
     ? new DriftWatch({
         onDrift: config.onDrift,
         sampleRate: config.driftSampleRate,
         redactor,
+        ...(seams.driftRandom ? { random: seams.driftRandom } : {}),
         warn: (message, error) => logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
       })
     : undefined;
@@ -103,6 +101,7 @@ export function createEngine(
     session: () => session as Session,
     clock,
     metrics,
+    onUnparsed: drift && ((op, response) => drift.observe(op, response, undefined, false)),
     ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}),
   });
   const own = new Session({
@@ -128,6 +127,7 @@ export function createEngine(
     baseUrl: config.baseUrl.href,
     fetch: transport as (request: Request) => Promise<Response>,
     querySerializer: serializeQuery,
+    ...(config.headers ? { headers: config.headers } : {}),
   });
   const setupStates = new SetupStates();
   const statusTasks = new StatusTaskStarts();

@@ -46,11 +46,16 @@ export const CLIENT_DEFAULTS = Object.freeze({
   attemptTimeoutMs: 30_000,
   /**
    * A replaced token or password stays masked for the attempt timeout plus this margin (an attempt
-   * sent with it may still answer, and its error and log lines are made just after), at most
-   * `maxRetiredSecrets` generations of it (internal/redact.ts).
+   * sent with it may still answer, and its error and log lines are made just after), and a token
+   * until its own `exp` in server time (it is a valid bearer until then), internal/redact.ts.
    */
   retiredSecretMarginMs: 5_000,
-  maxRetiredSecrets: 16,
+  /**
+   * The memory bound of those retired secrets: characters of their forms per slot. A JWT of 1–2 KB
+   * has forms of some 40 K characters, so 8 Mi keeps some 200 generations, ten times the 20
+   * refreshes of a 401 storm; a long token is held by its beginning (redact.ts, LONG_SECRET).
+   */
+  maxRetiredSecretChars: 8 * 1024 * 1024,
   /**
    * Start a refresh this long before the access token's `exp` (or at half the lifetime of a token
    * that lives less than twice this), in the background: calls keep the current token meanwhile.

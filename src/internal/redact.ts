@@ -14,10 +14,16 @@
  * pass (so a mask is never matched again, and a longer form wins over a shorter one).
  *
  * Secrets are kept per slot (password, access, refresh, id): setting a slot keeps the values it
- * replaces while a response to an attempt sent with them may still arrive (`retainMs`, at most
- * `maxRetired` generations) and forgets them after, so a long-lived client holds a bounded set
- * however many refreshes it makes.
+ * replaces for as long as they can appear — while a response to an attempt sent with them may
+ * still arrive (`retainMs`), and a token until its own expiry (`validUntil`): a token refreshed
+ * away is still a valid bearer until then, whatever the number of refreshes since — and forgets
+ * them after. Memory is bounded by `maxRetiredChars` (the characters of the retired forms of a
+ * slot): past it the generations retired first are forgotten first. With tokens of a few KB that
+ * is hundreds of generations, far more than the refreshes a token's lifetime sees (a long token
+ * is held by its first characters only, see {@link LONG_SECRET}).
  */
+import { terminalSafe } from "./terminal-text.ts";
+
 const MASK = "[REDACTED]";
 const SECRET_HEADERS = new Set(["authorization", "cookie", "set-cookie", "proxy-authorization"]);
 /**
@@ -37,8 +43,13 @@ export interface RetentionOptions {
    * @default 0
    */
   readonly retainMs?: number;
-  /** At most this many replaced generations per slot, however fast they come (the memory bound). @default 16 */
-  readonly maxRetired?: number;
+  /**
+   * Until when (monotonic ms) a secret can still be used, when it says so (a JWT's `exp`, judged in
+   * the server's time): a replaced value stays masked until then too.
+   */
+  readonly validUntil?: (secret: string) => number | undefined;
+  /** Characters of retired forms kept per slot at most (the memory bound). @default 8 Mi */
+  readonly maxRetiredChars?: number;
   /** Monotonic ms. @default performance.now */
   readonly now?: () => number;
 }
@@ -49,36 +60,59 @@ interface Retired {
   readonly until: number;
 }
 
+interface Held {
+  readonly current: readonly string[];
+  /** Until when the current value can be used (monotonic ms), when it says so. */
+  readonly validUntil: number | undefined;
+  readonly retired: readonly Retired[];
+}
+
+const charsOf = (forms: readonly string[]): number => forms.reduce((n, f) => n + f.length, 0);
+
 export class Redactor {
-  readonly #slots = new Map<SecretSlot, { current: string[]; retired: Retired[] }>();
+  readonly #slots = new Map<SecretSlot, Held>();
   /** One pattern over every form of every secret; null when there is none, undefined when stale. */
   #pattern: RegExp | null | undefined = null;
   readonly #retainMs: number;
-  readonly #maxRetired: number;
+  readonly #maxRetiredChars: number;
+  readonly #validUntil: (secret: string) => number | undefined;
   readonly #now: () => number;
 
   constructor(options: RetentionOptions = {}) {
     this.#retainMs = options.retainMs ?? 0;
-    this.#maxRetired = options.maxRetired ?? 16;
+    this.#maxRetiredChars = options.maxRetiredChars ?? 8 * 1024 * 1024;
+    this.#validUntil = options.validUntil ?? (() => undefined);
     this.#now = options.now ?? (() => performance.now());
   }
 
   /**
    * Holds `values` (the secret and, for the password, `username:password`) under `slot`. A
-   * replaced value stays masked while a response to an attempt sent with it may still arrive:
-   * the previous generation always, older ones for `retainMs` after their replacement (a storm
-   * of 401s can replace a token several times while a slow attempt sent with it is in flight),
-   * at most `maxRetired` of them; then they are forgotten, so a long-lived client holds a bounded set.
+   * replaced value stays masked while a response to an attempt sent with it may still arrive
+   * (`retainMs`) and until its own expiry (`validUntil`), the previous generation always; then it
+   * is forgotten. Past `maxRetiredChars` the generations retired first go first.
    */
   set(slot: SecretSlot, ...values: ReadonlyArray<string | undefined>): void {
     const forms = values.flatMap((v) => (v ? formsOf(v) : []));
     const held = this.#slots.get(slot);
     if (held && sameForms(held.current, forms)) return;
     const now = this.#now();
-    const retired = held ? [{ forms: held.current, until: now + this.#retainMs }, ...held.retired] : [];
+    const validUntil = values.reduce<number | undefined>((latest, v) => {
+      const until = v ? this.#validUntil(v) : undefined;
+      return until === undefined ? latest : Math.max(latest ?? until, until);
+    }, undefined);
+    const retired = held
+      ? [{ forms: held.current, until: Math.max(now + this.#retainMs, held.validUntil ?? 0) }, ...held.retired]
+      : [];
     // The newest replaced generation is always kept; older ones while their time lasts.
-    const kept = retired.filter((r, i) => i === 0 || r.until > now).slice(0, this.#maxRetired);
-    this.#slots.set(slot, { current: forms, retired: kept });
+    const kept: Retired[] = [];
+    let chars = 0;
+    for (const [i, r] of retired.entries()) {
+      if (i > 0 && r.until <= now) continue;
+      chars += charsOf(r.forms);
+      if (i > 0 && chars > this.#maxRetiredChars) break;
+      kept.push(r);
+    }
+    this.#slots.set(slot, { current: forms, validUntil, retired: kept });
     this.#pattern = undefined;
   }
 
@@ -93,6 +127,15 @@ export class Redactor {
   text(input: string): string {
     const pattern = this.#compiled();
     return pattern ? input.replace(pattern, MASK) : input;
+  }
+
+  /**
+   * Text for humans built from a server's or a caller's value (a request id, a content type, a
+   * message): secrets masked, then every control and bidi character written as `\uXXXX`
+   * (internal/terminal-text.ts), whatever object will hold it — a report, a span, an error.
+   */
+  shown(input: string): string {
+    return terminalSafe(this.text(input));
   }
 
   /** Copy of a JSON-like value with every secret masked, in string values and in keys. */
@@ -136,8 +179,10 @@ export class Redactor {
       for (const f of current) all.add(f);
       for (const r of retired) for (const f of r.forms) all.add(f);
     }
+    // Longest first, so a longer form wins over a shorter one it starts with (escaping is per
+    // character, so a form that starts another has a source that starts the other's).
     const sorted = [...all].sort((a, b) => b.length - a.length);
-    this.#pattern = sorted.length ? new RegExp(sorted.map(escapeRegExp).join("|"), "g") : null;
+    this.#pattern = sorted.length ? new RegExp(sorted.join("|"), "g") : null;
     return this.#pattern;
   }
 }
@@ -149,8 +194,36 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, "
 
 const lowerHex = (s: string): string => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
 
-/** Every form `secret` can take in text (see the module comment). */
+/**
+ * A token longer than this is masked by its beginning. A sign-in body is the server's, and a
+ * hostile or broken one (an IdToken with 200 000 groups, a 4 MB claim) would otherwise cost
+ * seconds of encoding and a pattern of tens of MB, on every sign-in.
+ */
+const LONG_SECRET = 4096;
+/** Characters of a long token whose forms are matched (a multiple of 3: base64 then needs no padding). */
+const LONG_PREFIX = 255;
+/** The characters of a token (JWT, opaque base64): those of a long token masked by its beginning. */
+const TOKEN_CHARS = /^[A-Za-z0-9._~+/=-]+$/;
+/**
+ * Every character any form of such a token can hold (itself, base64/base64url, hex, JSON's `\/`,
+ * percent-encoding): after the forms of its beginning, the rest of the run is masked too.
+ */
+const TOKEN_FORM_RUN = "[A-Za-z0-9._~+/=\\\\%-]*";
+
+/**
+ * Every form `secret` can take in text (see the module comment), as sources of a regular
+ * expression. A long token is matched by the forms of its first {@link LONG_PREFIX} characters
+ * followed by the rest of the run: linear in the token's length, bounded in memory, and a secret
+ * is still never shown (at worst a few characters after it are masked with it).
+ */
 function formsOf(secret: string): string[] {
+  if (secret.length > LONG_SECRET && TOKEN_CHARS.test(secret)) {
+    return plainForms(secret.slice(0, LONG_PREFIX)).map((f) => escapeRegExp(f) + TOKEN_FORM_RUN);
+  }
+  return plainForms(secret).map(escapeRegExp);
+}
+
+function plainForms(secret: string): string[] {
   const forms = new Set<string>();
   // A server may normalize Unicode (é as one code point or as e + U+0301) before echoing it.
   const variants = new Set([secret, secret.normalize("NFC"), secret.normalize("NFD")]);

@@ -15,6 +15,7 @@ import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
 import type { Session } from "../session/session.ts";
 import { credentialsPolicy, PARTNER_HEADER, sessionPolicy } from "./auth-policy.ts";
+import { authSecretsPolicy } from "./auth-secrets-policy.ts";
 import { clockPolicy } from "./clock-policy.ts";
 import { AttemptFailure } from "./failure.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
@@ -42,6 +43,8 @@ export interface TransportDeps {
   readonly metrics?: ClientMetrics | undefined;
   /** The server's clock, learned from every response's Date (issue 19). */
   readonly clock: ServerClock;
+  /** Told of a described operation's 2xx that could not be read as JSON (drift, option `onDrift`). */
+  readonly onUnparsed?: ((op: OperationInfo, response: Response) => void) | undefined;
   /** Test seams: randomness, clock and sleep of the retry policy. */
   readonly retryHooks?: Pick<RetryDeps, "random" | "now" | "sleep">;
 }
@@ -125,8 +128,9 @@ export function createTransport(deps: TransportDeps): Transport {
     timeoutPolicy(config.timeoutMs),
     clockPolicy(deps.clock),
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
+    authSecretsPolicy(redactor),
   ];
-  const run = compose(policies, fetchTerminal(config.fetch, config.Request, config.maxResponseBytes));
+  const run = compose(policies, fetchTerminal(config.fetch, config.Request, config.maxResponseBytes, deps.onUnparsed));
   // A typed call names its operation; it is trusted when the URL is under that operation's base.
   const prefixes = { main: `${trimSlash(config.baseUrl.href)}/`, media: `${trimSlash(config.mediaUrl.href)}/` };
 
@@ -206,6 +210,7 @@ export function createTransport(deps: TransportDeps): Transport {
           retryAfterMs: ctx.retryAfterMs,
           mayHaveSucceeded: ctx.mayHaveSucceeded,
           writeCheckNote: ctx.writeCheckNote,
+          unrenewable: ctx.unrenewable,
           retryAt: ctx.retryAt,
           rateState: ctx.rateState,
           requestId: requestId === undefined ? undefined : redactor.text(requestId),

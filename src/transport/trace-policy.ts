@@ -47,7 +47,7 @@ function tracePolicy({ tracer, redactor }: TraceDeps, call: boolean): Policy {
     const { hostname, port, protocol } = new URL(attempt.url);
     const attributes: Attributes = {
       "http.request.method": ctx.method,
-      "url.full": redactor.text(attempt.url),
+      "url.full": redactor.shown(attempt.url),
       "server.address": hostname,
       "server.port": Number(port) || (protocol === "https:" ? 443 : 80),
     };
@@ -80,13 +80,13 @@ function tracePolicy({ tracer, redactor }: TraceDeps, call: boolean): Policy {
       // for exceptions are being replaced by logs in OpenTelemetry).
       const e = error as { name?: string; message?: string; requestId?: string } | undefined;
       ended["error.type"] = error instanceof AttemptFailure ? error.kind : e?.name || "_OTHER";
-      message = redactor.text(String(e?.message));
+      message = redactor.shown(String(e?.message));
       requestId = e?.requestId;
       throw error;
     } finally {
       if (ctx.partnerId) ended["audience.partner_id"] = ctx.partnerId;
       ended["audience.attempt"] = ctx.attempt; // of the call span: the last attempt's, their count
-      if (requestId) ended["audience.request_id"] = redactor.text(requestId);
+      if (requestId) ended["audience.request_id"] = redactor.shown(requestId);
       span.setAttributes(ended);
       if (ended["error.type"]) span.setStatus({ code: ERROR, message } as SpanStatus);
       span.end();

@@ -11,7 +11,9 @@ import { idIssues } from "../../src/guards/path-params.ts";
 import { rawPathIssues } from "../../src/guards/raw-path.ts";
 import { decodeJwtPayload } from "../../src/internal/jwt.ts";
 import { notForPartnerTokens } from "../../src/internal/not-for-partner-tokens.ts";
+import { onAbort } from "../../src/internal/on-abort.ts";
 import { createOperationMatcher } from "../../src/internal/operation-index.ts";
+import { Redactor } from "../../src/internal/redact.ts";
 import { terminalSafe } from "../../src/internal/terminal-text.ts";
 import { normalizeOptions } from "../../src/options.ts";
 import { partnerFromIdToken } from "../../src/session/partner.ts";
@@ -177,5 +179,29 @@ export const cases: Record<string, LinearCase> = {
     n: 300,
     input: (n) => Array.from({ length: n }, (_, i) => ({ [`key${i}`]: `value ${i}` })),
     run: (rows: Array<Record<string, unknown>>) => table(rows),
+  }),
+  // A caller's signal shared by n calls: each follows it, half settle (and stop following), the
+  // rest are aborted at once; the signal's one listener comes and goes with its followers.
+  "one signal followed by many calls: settle half, abort the rest": linear({
+    n: 50_000,
+    input: (n) => n,
+    run: (n: number) => {
+      const controller = new AbortController();
+      let aborted = 0;
+      const stops = Array.from({ length: n }, () => onAbort(controller.signal, () => (aborted += 1)));
+      for (let i = 0; i < n; i += 2) stops[i]?.();
+      controller.abort();
+      return aborted;
+    },
+  }),
+  // A sign-in body's token is learned by the redactor, then every text is matched against it.
+  "redactor: a long token learned and looked for": linear({
+    n: 250_000,
+    input: (n) => ({ token: `eyJhbGciOiJub25lIn0.${"QUJD".repeat(n / 4)}.c2ln`, text: "x ".repeat(n / 2) }),
+    run: ({ token, text }: { token: string; text: string }) => {
+      const redactor = new Redactor();
+      redactor.set("id", token);
+      return redactor.text(text + token);
+    },
   }),
 };

@@ -178,7 +178,7 @@ describe("a token replaced while a call it was sent with is in flight (fault run
   it("stays masked for retainMs after it is replaced, however many refreshes come in between", async () => {
     const { Redactor } = await import("../../src/internal/redact.ts");
     let now = 0;
-    const redactor = new Redactor({ retainMs: 35_000, maxRetired: 16, now: () => now });
+    const redactor = new Redactor({ retainMs: 35_000, now: () => now });
     const tokens = Array.from({ length: 5 }, (_, i) => `access-token-gen-${i}-${"z".repeat(40)}`);
     for (const token of tokens) {
       redactor.set("access", token);
@@ -194,16 +194,42 @@ describe("a token replaced while a call it was sent with is in flight (fault run
     expect(redactor.text(tokens[4] as string)).toBe("[REDACTED]"); // the previous generation is always kept
   });
 
-  it("is bounded: at most maxRetired replaced generations are kept, however fast they come", async () => {
+  it("a token stays masked until its own expiry, past retainMs and however many refreshes come", async () => {
     const { Redactor } = await import("../../src/internal/redact.ts");
-    const redactor = new Redactor({ retainMs: 35_000, maxRetired: 16, now: () => 0 });
+    let now = 0;
+    // Each token says it can be used for an hour (its exp), as Section 5.2's access tokens do.
+    const expiry = new Map<string, number>();
+    const redactor = new Redactor({ retainMs: 35_000, validUntil: (s) => expiry.get(s), now: () => now });
+    const token = (i: number) => `access-token-${i}-${"x".repeat(100)}`;
+    for (let i = 0; i < 200; i++) {
+      expiry.set(token(i), now + 3_600_000);
+      redactor.set("access", token(i));
+      now += 1_000; // a 401 storm: a refresh a second, 200 of them
+    }
+    expect(redactor.text(token(0))).toBe("[REDACTED]"); // 200 generations and 200 s later, still valid
+    now = 3_600_000 + 150_000; // tokens 0–150 have expired
+    redactor.set("access", "access-token-after-expiry");
+    expect(redactor.text(token(100))).toBe(token(100));
+    expect(redactor.text(token(160))).toBe("[REDACTED]");
+  });
+
+  it("is bounded in memory: past maxRetiredChars the generations retired first are forgotten", async () => {
+    const { Redactor } = await import("../../src/internal/redact.ts");
     const token = (i: number) => `access-token-${i}-${"x".repeat(100)}`;
     const one = new Redactor();
     one.set("access", token(0));
-    for (let i = 0; i < 500; i++) redactor.set("access", token(i));
-    // the current token and 16 replaced ones (their forms: each token's encodings)
-    expect(redactor.size).toBeLessThanOrEqual(17 * one.size + 17);
-    expect(redactor.text(token(483))).toBe("[REDACTED]");
-    expect(redactor.text(token(482))).toBe(token(482));
+    const perGeneration = one.size; // forms per token, each about as long as the token or twice
+    const redactor = new Redactor({
+      validUntil: () => Number.POSITIVE_INFINITY,
+      maxRetiredChars: 50_000,
+      now: () => 0,
+    });
+    for (let i = 0; i < 2_000; i++) redactor.set("access", token(i));
+    const sizes = redactor.size;
+    for (let i = 2_000; i < 2_500; i++) redactor.set("access", token(i));
+    expect(redactor.size).toBe(sizes); // the same after 2 000 and 2 500 refreshes
+    expect(redactor.size).toBeLessThan((50_000 / 100 + 2) * perGeneration);
+    expect(redactor.text(token(2_498))).toBe("[REDACTED]");
+    expect(redactor.text(token(0))).toBe(token(0));
   });
 });

@@ -1,0 +1,35 @@
+/**
+ * Learns the tokens of a sign-in or refresh response (Section 5.1, 5.4) the moment it arrives,
+ * before any other policy sees it: the attempt's span, its log line and its metrics are made from
+ * the response's headers (`x-request-id`, which a server may fill with anything, a token included)
+ * as it comes back through them, and the session reads the body only after. Innermost of the
+ * policies; the terminal has read the body already, so the clone costs no second read.
+ */
+import { TOKEN_FIELDS } from "../assumptions.ts";
+import type { Redactor, SecretSlot } from "../internal/redact.ts";
+import type { Policy } from "./policy.ts";
+
+const SLOTS: ReadonlyArray<readonly [SecretSlot, string]> = [
+  ["access", TOKEN_FIELDS.access],
+  ["refresh", TOKEN_FIELDS.refresh],
+  ["id", TOKEN_FIELDS.id],
+];
+
+export function authSecretsPolicy(redactor: Redactor): Policy {
+  return async (attempt, ctx, next) => {
+    const response = await next(attempt, ctx);
+    if (!ctx.secretBody || !response.ok || response.body === null) return response;
+    let body: unknown;
+    try {
+      body = JSON.parse(await response.clone().text());
+    } catch {
+      return response; // not JSON: no token the session would take from it either
+    }
+    if (typeof body !== "object" || body === null) return response;
+    for (const [slot, field] of SLOTS) {
+      const value = (body as Record<string, unknown>)[field];
+      if (typeof value === "string" && value) redactor.set(slot, value);
+    }
+    return response;
+  };
+}
