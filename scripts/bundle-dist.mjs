@@ -17,6 +17,7 @@ await build({
     "src/node/index": "src/node/index.ts",
     "src/testing/index": "src/testing/index.ts",
     "src/redis/index": "src/redis/index.ts",
+    "src/react-query/index": "src/react-query/index.ts",
   },
   outdir: "dist",
   chunkNames: "src/chunks/[name]-[hash]",

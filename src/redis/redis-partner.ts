@@ -50,6 +50,8 @@ export class RedisPartner implements PartnerCoordination {
   readonly #held = new Set<string>();
   #leases = 0;
   #renewTimer: ReturnType<typeof setInterval> | undefined;
+  /** When this process last took or ended a turn (monotonic). */
+  #activeAt = 0;
   /** The latest shared state seen, and when (monotonic). */
   #limit: number;
   #pace: number | undefined;
@@ -71,10 +73,7 @@ export class RedisPartner implements PartnerCoordination {
     this.#limit = key.maxConcurrency;
   }
 
-  /**
-   * After Redis lost the state, how long no call is admitted: every holder renews (and so puts its
-   * leases back) within a third of a lease; half a lease leaves a margin for a busy event loop.
-   */
+  /** No admissions this long after Redis lost the state: holders renew within a third of a lease. */
   get #recoveryMs(): number {
     return Math.ceil(this.#s.leaseMs / 2);
   }
@@ -190,7 +189,7 @@ export class RedisPartner implements PartnerCoordination {
         if (done) return;
         done = true;
         this.#held.delete(leaseId);
-        if (this.#held.size === 0) this.#stopRenewing();
+        this.#activeAt = monotonicNow();
         const code = outcome.kind === "admitted" ? "a" : outcome.kind === "rate-limited" ? "r" : "n";
         const waitMs = outcome.kind === "rate-limited" ? Math.ceil(outcome.waitMs) : 0;
         if (outcome.kind === "rate-limited") {
@@ -239,13 +238,18 @@ export class RedisPartner implements PartnerCoordination {
 
   #hold(leaseId: string): void {
     this.#held.add(leaseId);
+    this.#activeAt = monotonicNow();
     if (this.#renewTimer) return;
     this.#renewTimer = setInterval(() => this.#renew(), this.#s.leaseMs / 3);
     (this.#renewTimer as { unref?: () => void }).unref?.();
   }
 
+  /**
+   * Renews this process's leases, and tells Redis it lives until liveMs after its last turn, so that
+   * each process's fair share while Redis is away is of the processes live now (they count it too).
+   */
   #renew(): void {
-    if (this.#held.size === 0) {
+    if (this.#held.size === 0 && monotonicNow() - this.#activeAt > this.#s.liveMs) {
       this.#stopRenewing();
       return;
     }

@@ -107,6 +107,29 @@ describe.skipIf(skip)("8 calls in flight for the partner, whatever Redis does (S
     expect(witness.mostInFlight()).toBeLessThanOrEqual(8); // each process taking all 8: 16
   }, 30_000);
 
+  it("Redis away after a second process joined a quiet first: the first has counted it, together they stay at 8", async () => {
+    redis = await startRedis();
+    const witness = await slowApi(150);
+    api = witness.server;
+    // Leases of 600 ms: a process that was active lately tells Redis it lives every 200 ms.
+    const task = {
+      baseUrl: api.url,
+      redisUrl: redis.url,
+      keyPrefix: `limits-${randomUUID()}:`,
+      timing: { leaseMs: 600 },
+    };
+    const a = await member(task);
+    await a.burst(8); // a's last turn: it counts one process
+    const b = await member(task);
+    await b.burst(8); // b counts two
+    await new Promise((r) => setTimeout(r, 1_000)); // nothing asked of a meanwhile
+    await redis.kill();
+    witness.reset();
+    const results = await Promise.all([a.burst(16), b.burst(16)]);
+    expect(results.map((r) => r.failed)).toEqual([0, 0]);
+    expect(witness.mostInFlight()).toBeLessThanOrEqual(8); // a counting only itself: 12
+  }, 30_000);
+
   it("FLUSHALL mid-burst: the leases Redis lost are put back before new admissions", async () => {
     redis = await startRedis();
     const admin = await redis.ready(redis.client());

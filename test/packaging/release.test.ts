@@ -60,7 +60,11 @@ describe("CHANGELOG.md", () => {
 });
 
 describe("package.json exports", () => {
-  const entries = { ".": "src/index.ts", "./node": "src/node/index.ts" } as const;
+  const entries = {
+    ".": "src/index.ts",
+    "./node": "src/node/index.ts",
+    "./react-query": "src/react-query/index.ts",
+  } as const;
 
   it.each(Object.entries(entries))("%s: types first, then the built JavaScript of %s", (subpath, source) => {
     const target = pkg.exports[subpath];
@@ -81,6 +85,7 @@ describe("package.json exports", () => {
       "./coordination",
       "./node",
       "./package.json",
+      "./react-query",
       "./redis",
       "./testing",
     ]);
@@ -130,6 +135,13 @@ describe("root entry", () => {
     expect(root.filter((file) => file.startsWith("src/redis/"))).toEqual([]);
     const redis = [...externalImports("src/redis/index.ts").keys()];
     expect(redis.filter((s) => /^(ioredis|redis|@redis\/)/.test(s))).toEqual([]);
+  });
+
+  it("the react-query entry loads React and TanStack Query (optional peers) and nothing else new; the root entry neither", () => {
+    const binding = [...externalImports("src/react-query/index.ts").keys()];
+    expect(binding.filter((s) => !/^(openapi-fetch|zod|react|@tanstack\/react-query)(\/|$)/.test(s))).toEqual([]);
+    expect(binding).toEqual(expect.arrayContaining(["react", "@tanstack/react-query"]));
+    expect([...externalImports("src/index.ts").keys()].filter((s) => /react/.test(s))).toEqual([]);
   });
 
   it("the node subpath is where the node: imports are", () => {
