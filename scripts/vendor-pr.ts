@@ -17,8 +17,20 @@ import type { Report } from "./lib/vendor-report.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BUMPS = ["major", "minor", "patch", "none"] as const;
-/** What vendor:update regenerates: the files the pull request carries. */
-const REGENERATED = ["openapi", "generated", "api-report"];
+/** What vendor:update regenerates, and the CHANGELOG entry drafted here: the files the pull request carries. */
+const REGENERATED = ["openapi", "generated", "api-report", "CHANGELOG.md"];
+
+/**
+ * The report's CHANGELOG draft under **Unreleased** (Keep a Changelog 1.1.0), so that the pull
+ * request carries the entry test/packaging/release.test.ts asks for once API_VERSION has moved.
+ */
+export function withChangelogEntry(changelog: string, draft: string): string {
+  const heading = changelog.match(/^## \[Unreleased\][^\n]*\n/m);
+  if (!heading || heading.index === undefined)
+    return `${changelog.trimEnd()}\n\n## [Unreleased]\n\n### Changed\n\n${draft}\n`;
+  const at = heading.index + heading[0].length;
+  return `${changelog.slice(0, at)}\n### Changed\n\n${draft}\n${changelog.slice(at)}`;
+}
 
 export interface PrOptions {
   readonly base: string;
@@ -169,6 +181,10 @@ async function main(argv: string[]): Promise<number> {
     console.log("vendor:pr: nothing a caller could notice changed; no pull request.");
     return 0;
   }
+
+  const changelog = join(root, "CHANGELOG.md");
+  await writeFile(changelog, withChangelogEntry(await readFile(changelog, "utf8"), report.changelog));
+  console.log("vendor:pr: CHANGELOG.md: the report's draft added under Unreleased");
 
   const options = {
     base: option(argv, "--base", "main") as string,

@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { planPullRequest, shellLine } from "../../scripts/vendor-pr.ts";
+import { planPullRequest, shellLine, withChangelogEntry } from "../../scripts/vendor-pr.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const enabled = process.env.PACKAGING_TESTS === "1";
@@ -29,7 +29,7 @@ const lines = (commands: string[][]) => commands.map(shellLine);
 describe("planPullRequest", () => {
   it("a compatible change: one pull request, labelled with the bump, set to merge itself", () => {
     const plan = lines(planPullRequest(report("minor"), { ...options, existing: undefined }));
-    expect(plan).toContain("git add --all -- openapi generated api-report");
+    expect(plan).toContain("git add --all -- openapi generated api-report CHANGELOG.md");
     expect(plan).toContain(
       "gh pr create --base main --head vendor/description --title 'Vendor API description 3.0.0 → 3.1.0 (minor)' --body-file /tmp/body.md --label semver:minor",
     );
@@ -57,6 +57,15 @@ describe("planPullRequest", () => {
       "gh pr edit 42 --title 'Vendor API description 3.0.0 → 3.1.0 (major)' --body-file /tmp/body.md --add-label semver:major --remove-label semver:minor --remove-label semver:patch --remove-label semver:none",
     );
     expect(plan.at(-1)).toBe("gh pr edit 42 --add-reviewer alice,bob");
+  });
+});
+
+describe("withChangelogEntry", () => {
+  it("puts the draft first under Unreleased, keeping what is there", () => {
+    const before = "# Changelog\n\n## [Unreleased]\n\n### Added\n\n- x\n\n## [0.1.0] - 2026-01-01\n";
+    expect(withChangelogEntry(before, "- Regenerated from API description **3.1.0** (minor).")).toBe(
+      "# Changelog\n\n## [Unreleased]\n\n### Changed\n\n- Regenerated from API description **3.1.0** (minor).\n\n### Added\n\n- x\n\n## [0.1.0] - 2026-01-01\n",
+    );
   });
 });
 
@@ -115,6 +124,9 @@ describe.skipIf(!enabled)("npm run vendor:pr -- --dry-run (npm run test:vendor-p
       expect(out).toMatch(/index\.api\.md: changed {2}~ API_VERSION, operations/);
       expect(out).toContain("vendor:pr: vendor:update exited 2; bump minor");
       expect(out).toContain("--label semver:minor");
+      expect(await readFile(join(scratch, "CHANGELOG.md"), "utf8")).toMatch(
+        /## \[Unreleased\]\n\n### Changed\n\n- Regenerated from API description \*\*3\.1\.0\*\* \(minor\)\./,
+      );
       expect(out).toContain("gh pr merge vendor/description --auto --squash");
       expect(out).not.toContain("--add-reviewer");
       const bodyFile = out.match(/pull request body: (\S+)/)?.[1] as string;
