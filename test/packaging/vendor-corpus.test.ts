@@ -40,6 +40,13 @@ describe("the corpus of seeded description changes", () => {
     expect(HARMLESS.length).toBeGreaterThanOrEqual(10);
   });
 
+  it("the breaking seeds cover at least 20 different kinds of breaking change", async () => {
+    const kinds = new Set<string>();
+    for (const seed of BREAKING)
+      for (const c of (await classify(seed)).changes) if (c.severity === "breaking") kinds.add(c.kind);
+    expect(kinds.size, [...kinds].join(", ")).toBeGreaterThanOrEqual(20);
+  });
+
   it("an unchanged description: no change, bump none", async () => {
     const result = await classify({ name: "nothing", edit: () => {} });
     expect(result.changes).toEqual([]);
