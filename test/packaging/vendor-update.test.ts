@@ -16,9 +16,9 @@ import { parse, stringify } from "yaml";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const enabled = process.env.PACKAGING_TESTS === "1";
-const SLOW = 240_000;
+const SLOW = 420_000;
 /** Not part of a checkout, or rebuilt from it. */
-const SKIP = new Set(["node_modules", ".git", "dist", "coverage", join("docs", "api")]);
+const SKIP = new Set(["node_modules", ".git", "dist", "coverage", ".api-report-cache", join("docs", "api")]);
 
 type Doc = { info: { version: string }; paths: Record<string, Record<string, { parameters?: unknown[] }>> };
 
@@ -32,6 +32,7 @@ let vendor: Doc;
 async function vendorUpdate(change?: (doc: Doc) => void, ...flags: string[]): Promise<{ code: number; out: string }> {
   await cp(join(root, "openapi"), join(scratch, "openapi"), { recursive: true, force: true });
   await cp(join(root, "generated"), join(scratch, "generated"), { recursive: true, force: true });
+  await cp(join(root, "api-report"), join(scratch, "api-report"), { recursive: true, force: true });
   await mkdir(join(scratch, "incoming"), { recursive: true });
   const file = join(scratch, "incoming", `vendor-${Date.now()}.yaml`);
   if (change) {
@@ -91,8 +92,17 @@ describe.skipIf(!enabled)("vendor:update (npm run test:vendor-update)", () => {
       expect(out).toMatch(/Operations: 0 added, 0 removed, 1 changed, 1 with prose-only changes, \d+ unchanged/);
       expect(out).toMatch(/~ GET \/events\/\s+listEvents\n\s+parameters\.query:sort: \(absent\) → \{"name":"sort"/);
       expect(out).toContain("prose only: GET /features/");
-      expect(out).toMatch(/ok\s+generate\n\s+ok\s+typecheck\n\s+ok\s+contract suite/);
-      expect(out).toContain("operations changed. Review the diff above");
+      expect(out).toMatch(
+        /ok\s+generate.*\n\s+ok\s+typecheck.*\n\s+ok\s+contract suite.*\n\s+ok\s+consumer fixtures.*\n\s+ok\s+public API report/,
+      );
+      // The report, summary first: the bump, the counts, the failing steps.
+      expect(out).toMatch(
+        /== vendor:update: report\nbump: minor {3}breaking 0, additive 1, prose 1\nfailing steps: none\n/,
+      );
+      expect(out).toMatch(/additive:\n {2}optional-parameter-added {2}#\/paths\/~1events~1\/get\/parameters\/4\n/);
+      expect(out).toMatch(/index\.api\.md: changed {2}~ API_VERSION, operations/);
+      expect(out).toContain("- Regenerated from API description **3.1.0** (minor).");
+      expect(out).toContain("operations changed (minor). Review the diff above");
       expect(code).toBe(2);
       // The working tree of the scratch copy now holds the regenerated client.
       const merged = JSON.parse(await readFile(join(scratch, "generated", "openapi.json"), "utf8")) as Doc;
@@ -116,8 +126,53 @@ describe.skipIf(!enabled)("vendor:update (npm run test:vendor-update)", () => {
       expect(out).toMatch(/Operations: 1 added, 1 removed, 0 changed/);
       expect(out).toMatch(/\+ POST \/profile\/\s+updateProfile/);
       expect(out).toMatch(/- GET \/partners\/\s+getPartners/);
-      expect(out).toMatch(/ok\s+generate\n\s+FAIL\s+typecheck\n\s+FAIL\s+contract suite/);
+      expect(out).toMatch(/ok\s+generate.*\n\s+FAIL\s+typecheck.*\n\s+FAIL\s+contract suite/);
+      expect(out).toMatch(/bump: major {3}breaking [1-9]/);
+      expect(out).toMatch(/failing steps: typecheck, contract suite \(test\/contract\)/);
+      expect(out).toMatch(/path-renamed|operation-removed {2}#\/paths\/~1partners~1\/get/);
       expect(out).toContain("vendor:update FAILED");
+      expect(code).toBe(1);
+    },
+    SLOW,
+  );
+
+  it(
+    "a field consumers read is removed: the fixtures that read it fail by name, line and operation; --json and --markdown",
+    async () => {
+      const json = join(scratch, "incoming", "report.json");
+      const markdown = join(scratch, "incoming", "body.md");
+      const { code, out } = await vendorUpdate(
+        (doc) => {
+          const event = (
+            doc as unknown as {
+              components: { schemas: { Event: { properties: Record<string, unknown>; required: string[] } } };
+            }
+          ).components.schemas.Event;
+          delete event.properties.id;
+          event.required = [];
+        },
+        "--json",
+        json,
+        "--markdown",
+        markdown,
+      );
+      expect(out).toMatch(
+        /test\/consumers\/fixtures\/consumer-app\.ts:\d+ \(GET \/events\/\{eid\}\) \[test\/packaging\/consumer-app\.ts:\d+\]: TS\d+/,
+      );
+      expect(out).toMatch(/FAIL\s+consumer fixtures/);
+      const report = JSON.parse(await readFile(json, "utf8"));
+      expect(report.bump).toBe("major");
+      expect(report.changes).toContainEqual({
+        operation: "GET /events/{eid}",
+        operationId: "getEvent",
+        pointer: "#/components/schemas/Event/properties/id",
+        kind: "field-removed",
+        severity: "breaking",
+        detail: "response field id removed",
+      });
+      expect(report.consumers.failures[0]).toMatchObject({ operation: "GET /events/{eid}" });
+      expect(report.steps.find((s: { name: string }) => s.name.startsWith("consumer fixtures")).status).toBe("failed");
+      expect(await readFile(markdown, "utf8")).toContain("### Consumer fixtures that no longer compile");
       expect(code).toBe(1);
     },
     SLOW,
@@ -132,7 +187,7 @@ describe.skipIf(!enabled)("vendor:update (npm run test:vendor-update)", () => {
       expect(out).toMatch(/matched nothing/);
       expect(out).toContain("(vendor file, overlays not applied, before → after)");
       expect(out).toMatch(/- POST \/media\s+uploadMedia/);
-      expect(out).toMatch(/FAIL\s+generate\n\s+skip\s+typecheck\n\s+skip\s+contract suite/);
+      expect(out).toMatch(/FAIL\s+generate.*\n\s+skip\s+typecheck\n\s+skip\s+contract suite/);
       expect(code).toBe(1);
     },
     SLOW,
