@@ -111,6 +111,7 @@ export function createEngine(
     send: transport,
     share,
     now: () => clock.now(),
+    serverTimeKnown: () => clock.known,
     ...(metrics ? { observe: metrics.sessionEvent } : {}),
     ...(drift
       ? {

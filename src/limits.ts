@@ -52,8 +52,9 @@ export const CLIENT_DEFAULTS = Object.freeze({
   retiredSecretMarginMs: 5_000,
   /**
    * The memory bound of those retired secrets: characters of their forms per slot. A JWT of 1–2 KB
-   * has forms of some 40 K characters, so 8 Mi keeps some 200 generations, ten times the 20
-   * refreshes of a 401 storm; a long token is held by its beginning (redact.ts, LONG_SECRET).
+   * has forms of about 20 K characters (itself, base64 and base64url at three alignments, hex),
+   * so 8 Mi keeps some 400 generations, twenty times the 20 refreshes of a 401 storm; a long token
+   * is held by its beginning (redact.ts, LONG_SECRET).
    */
   maxRetiredSecretChars: 8 * 1024 * 1024,
   /**

@@ -29,6 +29,7 @@ export class ServerClock {
   #low = Number.NEGATIVE_INFINITY;
   #high = Number.POSITIVE_INFINITY;
   #skew = 0;
+  #known = false;
   readonly #now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -38,6 +39,11 @@ export class ServerClock {
   /** Server time minus local time, in ms (0 until a response said otherwise). */
   get skewMs(): number {
     return this.#skew;
+  }
+
+  /** Whether some response's `Date` was used: until then the server's time is unknown. */
+  get known(): boolean {
+    return this.#known;
   }
 
   /** Now, on the server's clock (epoch ms). */
@@ -64,6 +70,7 @@ export class ServerClock {
       this.#low = Math.max(this.#low, low);
       this.#high = Math.min(this.#high, high);
     }
+    this.#known = true;
     const middle = Math.round((this.#low + this.#high) / 2);
     if (Math.abs(middle - this.#skew) > RESOLUTION_MS) this.#skew = middle;
     return true;

@@ -44,9 +44,10 @@ import { CLIENT_DEFAULTS } from "../limits.ts";
 import type { ClientConfig, Logger, SessionTokens } from "../options.ts";
 import { backoffDelayMs, rateLimitDelayMs } from "../transport/backoff.ts";
 import { OutgoingRequest } from "../transport/outgoing.ts";
+import { expiredBeforeArrivalMs } from "./arrival.ts";
 import { partnerFromIdToken } from "./partner.ts";
 import type { SharedSession } from "./shared-session.ts";
-import type { StoredSession } from "./token-store.ts";
+import { type StoredSession, storedSessionIssue } from "./token-store.ts";
 
 export interface SessionDeps {
   readonly config: ClientConfig;
@@ -55,8 +56,10 @@ export interface SessionDeps {
   readonly logger: Logger;
   /** The client's transport: sign-in and refresh get the same retries and limits as any call. */
   readonly send: (request: OutgoingRequest) => Promise<Response>;
-  /** Wall clock (token expiry). */
+  /** Wall clock (token expiry), the server's when known. */
   readonly now?: () => number;
+  /** Whether `now` is the server's time learned from a response's Date (session/arrival.ts). */
+  readonly serverTimeKnown?: () => boolean;
   /** Monotonic clock (cool-downs). */
   readonly monotonic?: () => number;
   readonly random?: () => number;
@@ -478,8 +481,9 @@ export class Session {
   }
 
   /** Section 8.3: the server's Retry-After, else 5–10 s after a 429, else exponential backoff. */
-  #startCoolDown(error: AudienceError): void {
-    if (!(error instanceof RateLimitError || error instanceof ServerError || error instanceof NetworkError)) return;
+  #startCoolDown(error: AudienceError, always = false): void {
+    const transient = error instanceof RateLimitError || error instanceof ServerError || error instanceof NetworkError;
+    if (!always && !transient) return;
     const { retry } = this.#deps.config;
     const failures = (this.#coolDown?.failures ?? 0) + 1;
     const wait =
@@ -585,7 +589,12 @@ export class Session {
     const issue = /\s/.test(value) ? "has whitespace" : headerValueIssue(value);
     if (issue)
       throw this.#refuse(this.#authError(response, `the AccessToken received is not header text: it ${issue}`, body));
-    return value;
+    const late = expiredBeforeArrivalMs(value, response, this.#deps.serverTimeKnown?.() ? this.#now : undefined);
+    if (late === undefined) return value;
+    const why = `the AccessToken received had expired ${Math.ceil(late / 1000)} s before the response's own Date`;
+    const error = this.#authError(response, `${why} (its exp is judged in the server's time, Section 5.2)`, body);
+    this.#startCoolDown(error, true); // the next sign-in would likely bring the same: /auth's budget is tight
+    throw error;
   }
 
   #authError(response: Response, why: string, body?: unknown): AuthenticationError {
@@ -595,16 +604,4 @@ export class Session {
       { ...error, status: response.status, expected: "a session" },
     );
   }
-}
-
-/** What makes a stored session unusable, without quoting it; undefined when it is usable. */
-function storedSessionIssue(value: unknown): string | undefined {
-  if (typeof value !== "object" || value === null) return "not an object";
-  const v = value as Record<string, unknown>;
-  if (typeof v.accessToken !== "string" || !v.accessToken) return "no accessToken string";
-  if (/\s/.test(v.accessToken) || headerValueIssue(v.accessToken)) return "accessToken is not header text";
-  for (const key of ["refreshToken", "idToken"]) {
-    if (v[key] !== undefined && typeof v[key] !== "string") return `${key} is not a string`;
-  }
-  return undefined;
 }

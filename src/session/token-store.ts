@@ -1,3 +1,5 @@
+import { headerValueIssue } from "../guards/header-value.ts";
+
 /** A session as a token store keeps it. Treat every field as a secret. */
 export interface StoredSession {
   /** The bearer token (about 1 hour, Section 5.2). */
@@ -28,4 +30,16 @@ export function memoryTokenStore(initial?: StoredSession): TokenStore {
       current = { ...session };
     },
   };
+}
+
+/** What makes a stored session unusable, without quoting it; undefined when it is usable. */
+export function storedSessionIssue(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return "not an object";
+  const v = value as Record<string, unknown>;
+  if (typeof v.accessToken !== "string" || !v.accessToken) return "no accessToken string";
+  if (/\s/.test(v.accessToken) || headerValueIssue(v.accessToken)) return "accessToken is not header text";
+  for (const key of ["refreshToken", "idToken"]) {
+    if (v[key] !== undefined && typeof v[key] !== "string") return `${key} is not a string`;
+  }
+  return undefined;
 }

@@ -23,7 +23,7 @@ export interface LimiterOptions {
 export type Lane = "interactive" | "background";
 
 /** While both lanes wait, one grant in this many goes to the background lane. */
-export const BACKGROUND_EVERY = 4;
+const BACKGROUND_EVERY = 4;
 
 /**
  * What a waiter's promise settles with once its slot is granted: made from the release function,

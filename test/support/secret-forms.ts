@@ -124,3 +124,21 @@ export function echoForms(secret: string): Record<string, string> {
     hex: Buffer.from(secret, "utf8").toString("hex"),
   };
 }
+
+/**
+ * Characters whose base64 holds both `+` and `/` at each of base64's three alignments (`~~~` is
+ * `fn5+`, `???` is `Pz8/`). A test secret that carries them differs in base64 and base64url,
+ * alone and embedded, so a redactor that dropped either form fails a test; one without them is
+ * the same text in both, and dropping one passes unseen.
+ */
+export const EVERY_ENCODING = "~~~???";
+
+/** Whether `secret`'s base64 and base64url differ at every alignment (alone and inside larger base64). */
+export function differsInEveryEncoding(secret: string): boolean {
+  const n = Buffer.byteLength(secret);
+  return [0, 1, 2].every((k) => {
+    const bytes = Buffer.concat([Buffer.alloc(k, 0x41), Buffer.from(secret)]);
+    const part = (b64: string) => b64.slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + n)) / 6));
+    return part(bytes.toString("base64")) !== part(bytes.toString("base64url"));
+  });
+}

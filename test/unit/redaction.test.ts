@@ -9,14 +9,26 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAudienceClient, isAudienceError, unwrap } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { apiRelative, json } from "../support/recording-server.ts";
-import { echoForms, findSecret } from "../support/secret-forms.ts";
+import { differsInEveryEncoding, EVERY_ENCODING, echoForms, findSecret } from "../support/secret-forms.ts";
+import { makeTokens } from "../support/tokens.ts";
 
 let api: FakeApi;
 afterEach(() => api?.close());
 
 const username = "ops@acme.test";
-/** Passwords with a quote, a backslash, non-ASCII, a space and a slash; one of 3 characters. */
-const passwords = ['Tr0ub"4dor\\&3-é/x y', 'é"\\', "p\\q"];
+/**
+ * Passwords with a quote, a backslash, non-ASCII, a space and a slash, and one that differs in
+ * base64 and base64url at every alignment (EVERY_ENCODING); one of 3 characters.
+ */
+const passwords = [`Tr0ub"4dor\\&3-é/x y${EVERY_ENCODING}`, 'é"\\', "p\\q"];
+
+describe("the test secrets differ in every encoding", () => {
+  it("base64 and base64url of each differ at every alignment, so dropping either form fails a test", () => {
+    const tokens = makeTokens();
+    for (const secret of [passwords[0] as string, `${username}:${passwords[0]}`, ...Object.values(tokens)])
+      expect(differsInEveryEncoding(secret), secret.slice(0, 12)).toBe(true);
+  });
+});
 
 function texts(value: unknown): string[] {
   const out: string[] = [];
