@@ -5,8 +5,9 @@
  */
 import type { Client } from "openapi-fetch";
 import type { OperationInfo } from "../generated/operations.ts";
-import type { ClientConfig, SessionTokens } from "./options.ts";
+import type { ClientConfig } from "./options.ts";
 import type { RateState } from "./rate-state.ts";
+import type { SessionTokens } from "./session/tokens.ts";
 import type { ClientPaths } from "./types.ts";
 import type { SetupProcess } from "./workflows/setup-process-types.ts";
 

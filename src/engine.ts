@@ -23,9 +23,10 @@ import { createOperationMatcher, operationOf } from "./internal/operation-index.
 import { serializeQuery } from "./internal/query-serializer.ts";
 import { ServerClock } from "./internal/server-clock.ts";
 import { CLIENT_DEFAULTS } from "./limits.ts";
-import type { ClientConfig, SessionTokens } from "./options.ts";
+import type { ClientConfig } from "./options.ts";
 import type { RateState } from "./rate-state.ts";
 import { Session } from "./session/session.ts";
+import type { SessionTokens } from "./session/tokens.ts";
 import { createTransport, type Transport } from "./transport/create-transport.ts";
 import { lazyMetrics } from "./transport/lazy-metrics.ts";
 import { type AdmittedTurn, type CallInfo, OutgoingRequest } from "./transport/outgoing.ts";

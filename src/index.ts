@@ -28,11 +28,11 @@ export type {
   Logger,
   MeterLike,
   RetryOptions,
-  SessionTokens,
   TracerLike,
 } from "./options.ts";
 export type { RateState } from "./rate-state.ts";
-export { memoryTokenStore, type StoredSession, type TokenStore } from "./session/token-store.ts";
+export { memoryTokenStore, type TokenStore } from "./session/token-store.ts";
+export type { SessionTokens } from "./session/tokens.ts";
 export type { ClientPaths, components, operations, paths } from "./types.ts";
 export { unwrap } from "./unwrap.ts";
 export {

@@ -15,6 +15,7 @@ import { MAX_TIMER_MS } from "./internal/timers.ts";
 import { CLIENT_DEFAULTS, SPEC } from "./limits.ts";
 import type { RateState } from "./rate-state.ts";
 import type { TokenStore } from "./session/token-store.ts";
+import type { SessionTokens } from "./session/tokens.ts";
 
 /**
  * Receives request start/end, retries and session events. Lines never contain secrets, and the
@@ -47,16 +48,6 @@ export interface MeterLike {
   createHistogram(name: string, options?: object): object;
   /** `Meter.createCounter(name, options)`. */
   createCounter(name: string, options?: object): object;
-}
-
-/** Tokens of an existing session (for example one a service keeps across processes). */
-export interface SessionTokens {
-  /** The bearer token. */
-  accessToken: string;
-  /** Server-side only (Section 5.4); refused in a browser unless `dangerouslyAllowBrowser`. */
-  refreshToken?: string;
-  /** Carries the groups claim the partner id is chosen from (Section 5.3). */
-  idToken?: string;
 }
 
 /** Retry policy of every call (Section 8.2, 8.3). Only lowering the limits is allowed. */

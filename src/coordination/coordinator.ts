@@ -10,8 +10,10 @@
  * (transport/partner-state.ts). `redisCoordinator` (the `/redis` entry) keeps them in Redis for
  * every process of the partner; `fileCoordinator` (the `/node` entry) shares the session of the
  * processes of one host. Every coordinator passes the same conformance suite
- * (test/coordination/conformance.ts). This module holds only types: it depends on nothing.
+ * (test/coordination/conformance.ts). This module holds only types (and `TooLate`): it depends on the token shape alone.
  */
+
+import type { SessionTokens } from "../session/tokens.ts";
 
 /** A call's lane: `priority: "low"` waits in the background lane (issue 19). */
 export type Lane = "interactive" | "background";
@@ -114,20 +116,10 @@ export interface PartnerCoordination {
   load(): PartnerLoad;
 }
 
-/** A session as it is shared. Treat every field as a secret. */
-export interface SharedTokens {
-  /** The bearer token. */
-  readonly accessToken: string;
-  /** Mints new access tokens (Section 5.4). */
-  readonly refreshToken?: string;
-  /** Carries the groups claim the partner is chosen from (Section 5.3). */
-  readonly idToken?: string;
-}
-
 /** The shared session record as read. */
 export interface SharedSessionRecord {
   /** The group's tokens, once one process has signed in. */
-  readonly tokens?: SharedTokens;
+  readonly tokens?: Readonly<SessionTokens>;
   /** Ms left of the group's /auth cool-down (a sign-in or refresh failed with 429, 5xx or no response). */
   readonly coolDownMs?: number;
   /** The fencing token of the write that stored this record (0 before any). */
@@ -155,7 +147,10 @@ export interface SessionShare {
     },
   ): Promise<T>;
   /** Stores the update if `fence` is still the newest issued; false (nothing written) when a newer holder took over. */
-  write(update: { readonly tokens?: SharedTokens; readonly coolDownMs?: number }, fence: number): Promise<boolean>;
+  write(
+    update: { readonly tokens?: Readonly<SessionTokens>; readonly coolDownMs?: number },
+    fence: number,
+  ): Promise<boolean>;
 }
 
 /** Identifies a shared session: one environment and one sign-in identity. */

@@ -5,6 +5,7 @@
  * @module @audience-intelligence/client/coordination
  */
 
+export type { SessionTokens } from "../session/tokens.ts";
 export {
   type Coordinator,
   type Lane,
@@ -14,7 +15,6 @@ export {
   type SessionKey,
   type SessionShare,
   type SharedSessionRecord,
-  type SharedTokens,
   TooLate,
   type Turn,
   type TurnOutcome,

@@ -13,7 +13,7 @@ import type { Coordinator, SessionKey, SessionShare, SharedSessionRecord } from 
 import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { MAX_TIMER_MS } from "../internal/timers.ts";
-import type { StoredSession } from "../session/token-store.ts";
+import type { SessionTokens } from "../session/tokens.ts";
 import { localCoordinator } from "../transport/partner-state.ts";
 import { removeStaleTempFiles, writeFileAtomic } from "./atomic-file.ts";
 import { acquireFileLock, type HeldFileLock, MAX_FENCE, newestLockFence } from "./file-lock.ts";
@@ -58,7 +58,7 @@ export interface FileSessionShareOptions {
 /** The record as stored: the cool-down as a wall-clock deadline (one host, one clock). */
 interface RecordFile {
   readonly fence: number;
-  readonly tokens?: StoredSession;
+  readonly tokens?: SessionTokens;
   readonly coolDownUntil?: number;
 }
 
@@ -68,7 +68,7 @@ function isOptionalString(value: unknown): boolean {
   return value === undefined || typeof value === "string";
 }
 
-function parseTokens(value: unknown): StoredSession | undefined | false {
+function parseTokens(value: unknown): SessionTokens | undefined | false {
   if (value === undefined) return undefined;
   if (typeof value !== "object" || value === null) return false;
   const { accessToken, refreshToken, idToken } = value as Record<string, unknown>;
@@ -135,7 +135,7 @@ function checkMs(value: unknown, field: string, min: number): number | undefined
   return value;
 }
 
-function checkUpdate(update: { readonly tokens?: StoredSession; readonly coolDownMs?: number }): void {
+function checkUpdate(update: { readonly tokens?: SessionTokens; readonly coolDownMs?: number }): void {
   if (update.tokens !== undefined && !parseTokens(update.tokens))
     throw new ValidationError([{ field: "tokens", message: "must hold an accessToken string" }]);
   checkMs(update.coolDownMs, "coolDownMs", 0);

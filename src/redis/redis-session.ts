@@ -8,9 +8,10 @@
  * Keys: `rec` (JSON: tokens, cool-down end in Redis time, fence), `lock` (the holder's fence, with
  * an expiry), `fence` (the counter). The record holds tokens: protect the Redis like the tokens.
  */
-import type { SessionShare, SharedSessionRecord, SharedTokens } from "../coordination/coordinator.ts";
+import type { SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
 import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
 import { sleep } from "../internal/sleep.ts";
+import type { SessionTokens } from "../session/tokens.ts";
 import { type RedisCommands, script } from "./commands.ts";
 import { fenceReply, readReply } from "./replies.ts";
 import type { RedisSettings } from "./settings.ts";
@@ -126,7 +127,7 @@ export class RedisSessionShare implements SessionShare {
   }
 
   async write(
-    update: { readonly tokens?: SharedTokens; readonly coolDownMs?: number },
+    update: { readonly tokens?: SessionTokens; readonly coolDownMs?: number },
     fence: number,
   ): Promise<boolean> {
     const tokens = update.tokens ? JSON.stringify(update.tokens) : "";
@@ -139,7 +140,7 @@ export class RedisSessionShare implements SessionShare {
   }
 }
 
-function sharedTokens(value: unknown): SharedTokens | undefined {
+function sharedTokens(value: unknown): SessionTokens | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Record<string, unknown>;
   if (typeof v.accessToken !== "string" || !v.accessToken) return undefined;

@@ -41,13 +41,14 @@ import { jwtExpiryMs } from "../internal/jwt.ts";
 import type { Redactor } from "../internal/redact.ts";
 import { withTimeout } from "../internal/with-timeout.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
-import type { ClientConfig, Logger, SessionTokens } from "../options.ts";
+import type { ClientConfig, Logger } from "../options.ts";
 import { backoffDelayMs, rateLimitDelayMs } from "../transport/backoff.ts";
 import { OutgoingRequest } from "../transport/outgoing.ts";
 import { expiredBeforeArrivalMs } from "./arrival.ts";
 import { partnerFromIdToken } from "./partner.ts";
 import type { SharedSession } from "./shared-session.ts";
-import { type StoredSession, storedSessionIssue } from "./token-store.ts";
+import { storedSessionIssue } from "./token-store.ts";
+import type { SessionTokens } from "./tokens.ts";
 
 export interface SessionDeps {
   readonly config: ClientConfig;
@@ -91,7 +92,7 @@ export class Session {
   readonly #random: () => number;
   #credentials: Credentials | undefined;
   #initial: Readonly<SessionTokens> | undefined;
-  #tokens: StoredSession | undefined;
+  #tokens: SessionTokens | undefined;
   /** When the current tokens arrived (monotonic), their access token's expiry and when it is due for refresh (wall). */
   #tokenAt = 0;
   /** The current token looked expired the moment it arrived: a clock matter, the issuing server is the judge. */
@@ -222,7 +223,7 @@ export class Session {
   }
 
   /** @param received the tokens came from a sign-in or refresh just now (not an option or the store) */
-  #remember(tokens: StoredSession, received: boolean): void {
+  #remember(tokens: SessionTokens, received: boolean): void {
     const { redactor } = this.#deps;
     redactor.set("access", tokens.accessToken);
     redactor.set("refresh", tokens.refreshToken);
@@ -369,7 +370,7 @@ export class Session {
         this.stats.refreshes += 1;
         this.#deps.observe?.("refresh");
         this.#coolDown = undefined;
-        return this.#store(next as StoredSession);
+        return this.#store(next as SessionTokens);
       }
       if (!response.ok && !REFUSED.has(response.status)) {
         const error = errorFromResponse(response, body, this.#deps.redactor);
@@ -378,7 +379,7 @@ export class Session {
         throw error;
       }
       // Refused (or answered without a usable token): this refresh token is never sent again.
-      const { refreshToken: _refused, ...rest } = this.#tokens as StoredSession;
+      const { refreshToken: _refused, ...rest } = this.#tokens as SessionTokens;
       this.#tokens = rest;
       if (!this.#credentials) {
         const error = this.#authError(
@@ -518,7 +519,7 @@ export class Session {
     return partner;
   }
 
-  async #store(tokens: StoredSession): Promise<void> {
+  async #store(tokens: SessionTokens): Promise<void> {
     this.#remember(tokens, true);
     this.#shared?.write({ tokens: { ...tokens } });
     const store = this.#deps.config.tokenStore;
@@ -531,7 +532,7 @@ export class Session {
     );
   }
 
-  async #readStore(): Promise<StoredSession | undefined> {
+  async #readStore(): Promise<SessionTokens | undefined> {
     const store = this.#deps.config.tokenStore;
     if (!store) return undefined;
     let value: unknown;
@@ -547,7 +548,7 @@ export class Session {
       this.#warnStore(`tokenStore.get() returned an unusable session (${problem}); signing in instead`);
       return undefined;
     }
-    const v = value as StoredSession;
+    const v = value as SessionTokens;
     return {
       accessToken: v.accessToken,
       ...(v.refreshToken ? { refreshToken: v.refreshToken } : {}),

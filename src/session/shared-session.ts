@@ -8,7 +8,8 @@
  * written to the share with the lock's fence before the lock is released. When the share does not
  * answer, the process goes on alone: a shared store never fails a call.
  */
-import type { SessionShare, SharedSessionRecord, SharedTokens } from "../coordination/coordinator.ts";
+import type { SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
+import type { SessionTokens } from "./tokens.ts";
 
 /** What the session lends the shared part. */
 export interface ShareHost {
@@ -54,7 +55,7 @@ export class SharedSession {
   }
 
   /** Stores what a sign-in or refresh under the lock produced, or the cool-down it started. */
-  write(update: { readonly tokens?: SharedTokens; readonly coolDownMs?: number }): void {
+  write(update: { readonly tokens?: SessionTokens; readonly coolDownMs?: number }): void {
     const fence = this.#fence;
     if (fence === undefined) return;
     this.#writes.push(

@@ -1,14 +1,5 @@
 import { headerValueIssue } from "../guards/header-value.ts";
-
-/** A session as a token store keeps it. Treat every field as a secret. */
-export interface StoredSession {
-  /** The bearer token (about 1 hour, Section 5.2). */
-  accessToken: string;
-  /** Mints new access tokens (Section 5.4); server-side only. */
-  refreshToken?: string;
-  /** Carries the groups claim the partner id is chosen from (Section 5.3). */
-  idToken?: string;
-}
+import type { SessionTokens } from "./tokens.ts";
 
 /**
  * Keeps the session across processes (Section 5.8: do not sign in on every request). `get` is read
@@ -16,13 +7,13 @@ export interface StoredSession {
  */
 export interface TokenStore {
   /** The stored session, or undefined when there is none yet. */
-  get(): StoredSession | undefined | Promise<StoredSession | undefined>;
+  get(): SessionTokens | undefined | Promise<SessionTokens | undefined>;
   /** Stores the session after a sign-in or refresh (replace, do not merge). */
-  set(session: StoredSession): void | Promise<void>;
+  set(session: SessionTokens): void | Promise<void>;
 }
 
 /** A token store in memory, for one process. */
-export function memoryTokenStore(initial?: StoredSession): TokenStore {
+export function memoryTokenStore(initial?: SessionTokens): TokenStore {
   let current = initial;
   return {
     get: () => current,
