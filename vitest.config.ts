@@ -9,6 +9,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@audience-intelligence\/client\/testing$/, replacement: src("testing/index.ts") },
+      { find: /^@audience-intelligence\/client\/react-query$/, replacement: src("react-query/index.ts") },
       { find: /^@audience-intelligence\/client$/, replacement: src("index.ts") },
     ],
   },

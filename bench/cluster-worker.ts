@@ -66,7 +66,7 @@ async function withRedis(
     const why = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
     return `redis coordinator not available (${why.replace(/'[^']*\/(src\/[^']*)'.*$/, "$1")})`;
   }
-  // As the README's "Many processes" lines have it: commands fail fast, no offline queue.
+  // As docs/MANY-PROCESSES.md has it: commands fail fast, no offline queue.
   const redis = new Redis(options.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
   redis.on("error", () => {
     redisErrors += 1;

@@ -34,7 +34,8 @@ const HTTP_CALLS = 400;
 const SAMPLES = 3;
 
 /** Issue 18's targets. */
-const OVERLAY_TARGET_US = 8;
+/** Overlay CPU per call with a stub `fetch`, client ÷ bare openapi-fetch. */
+const OVERLAY_TARGET_RATIO = 1.3;
 const THROUGHPUT_TARGET = 0.95;
 
 const BARE: VariantName = "bare openapi-fetch";
@@ -48,6 +49,7 @@ export async function overhead(server: BenchServer): Promise<Section> {
   const stubRuns = await pairedRuns({ ...base, calls: STUB_CALLS }, "stub", stubVariants, PAIRS, log);
   const cpu = figures(stubRuns, (r) => r.cpuUs);
   const overlay = spreadOf(paired(cpu, "client", BARE, (a, b) => a - b));
+  const overlayRatio = spreadOf(paired(cpu, "client", BARE, (a, b) => a / b));
 
   const httpVariants: VariantName[] = ["client", BARE, "client, undici transport"];
   const httpRuns = await pairedRuns({ ...base, calls: HTTP_CALLS }, "http", httpVariants, PAIRS, log);
@@ -55,10 +57,10 @@ export async function overhead(server: BenchServer): Promise<Section> {
 
   const targets = [
     {
-      name: "overlay CPU per call, stub `fetch` option (client − bare openapi-fetch, one process each)",
-      target: `≤ ${OVERLAY_TARGET_US} µs`,
-      measured: `${showSpread(overlay, 1, " µs")}, median (min–max) of ${PAIRS} pairs`,
-      met: overlay.median <= OVERLAY_TARGET_US,
+      name: "overlay CPU per call, stub `fetch` option, client ÷ bare openapi-fetch (one process each)",
+      target: `≤ ${OVERLAY_TARGET_RATIO}×`,
+      measured: `${showSpread(overlayRatio, 2, "×")} (${showSpread(overlay, 1, " µs")} a call), median (min–max) of ${PAIRS} pairs`,
+      met: overlayRatio.median <= OVERLAY_TARGET_RATIO,
     },
     ...(
       [
@@ -84,7 +86,7 @@ export async function overhead(server: BenchServer): Promise<Section> {
     "",
     stubCpuTable(stubVariants, cpu, BARE),
     "",
-    `Overlay (client − bare openapi-fetch, pair by pair): **${showSpread(overlay, 1, " µs")}** per call; target ≤ ${OVERLAY_TARGET_US} µs.`,
+    `Overlay (client − bare openapi-fetch, pair by pair): **${showSpread(overlay, 1, " µs")}** per call, ${showSpread(overlayRatio, 2, "×")} bare; target ≤ ${OVERLAY_TARGET_RATIO}×.`,
     "",
     `**HTTP throughput** against the bench server's fast mount (its own process; answers at once, ~150-byte JSON): per sample ${HTTP_CALLS} calls at concurrency 1 and ${2 * HTTP_CALLS} at 8, alternating, after a warm-up of 500 calls.`,
     "",

@@ -14,6 +14,8 @@ import { buildPackage, fixed, median, ratio, rotated, type Section, table } from
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const ROUNDS = 12;
+/** Import of the installed package ÷ openapi-fetch alone. */
+const IMPORT_TARGET_RATIO = 1.5;
 
 interface Probe {
   readonly name: string;
@@ -101,10 +103,10 @@ export async function startup(): Promise<Section> {
     body,
     targets: [
       {
-        name: "import of the installed package (dist/) ÷ openapi-fetch alone (issue 18)",
-        target: "≤ 3×",
+        name: "import of the installed package (dist/) ÷ openapi-fetch alone",
+        target: `≤ ${IMPORT_TARGET_RATIO}×`,
         measured: `${installedRatio.toFixed(2)}× (${fixed(imp(installed))} ms)`,
-        met: installedRatio <= 3,
+        met: installedRatio <= IMPORT_TARGET_RATIO,
       },
     ],
   };

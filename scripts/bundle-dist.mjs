@@ -13,9 +13,11 @@ import { build } from "esbuild";
 await build({
   entryPoints: {
     "src/index": "src/index.ts",
+    "src/coordination/index": "src/coordination/index.ts",
     "src/node/index": "src/node/index.ts",
     "src/testing/index": "src/testing/index.ts",
     "src/redis/index": "src/redis/index.ts",
+    "src/react-query/index": "src/react-query/index.ts",
   },
   outdir: "dist",
   chunkNames: "src/chunks/[name]-[hash]",

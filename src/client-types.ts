@@ -92,4 +92,4 @@ export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number]
 }
 
 /** The configuration as the client exposes it: everything but what could carry a secret. */
-export type PublicConfig = Readonly<Omit<ClientConfig, "credentials" | "session" | "tokenStore">>;
+export type PublicConfig = Readonly<Omit<ClientConfig, "credentials" | "session" | "tokenStore" | "headers">>;

@@ -164,7 +164,8 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
 }
 
 function publicConfig(config: ClientConfig): PublicConfig {
-  const { credentials: _c, session: _s, tokenStore: _t, ...rest } = config;
+  // Headers may carry a caller's secret (a proxy's key): not shown, as credentials are not.
+  const { credentials: _c, session: _s, tokenStore: _t, headers: _h, ...rest } = config;
   return Object.freeze(rest);
 }
 

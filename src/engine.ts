@@ -6,7 +6,7 @@
  */
 
 import createClient, { type Middleware } from "openapi-fetch";
-import { type OperationInfo, operations } from "../generated/operations.ts";
+import type { OperationInfo } from "../generated/operations.ts";
 import type { AudienceClient, CallHooks, CallParams, HookedCall } from "./client-types.ts";
 import type { SessionShare, Turn, TurnRequest } from "./coordination/coordinator.ts";
 import { DriftWatch } from "./drift/drift-watch.ts";
@@ -19,7 +19,7 @@ import { headerIssues, queryIssues } from "./guards/request-values.ts";
 import { validateRequest } from "./guards/validate-request.ts";
 import { clientRedactor } from "./internal/client-redactor.ts";
 import { observedLogger } from "./internal/observed-logger.ts";
-import { createOperationMatcher } from "./internal/operation-matcher.ts";
+import { createOperationMatcher, operationOf } from "./internal/operation-index.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
 import { ServerClock } from "./internal/server-clock.ts";
 import { CLIENT_DEFAULTS } from "./limits.ts";
@@ -39,6 +39,8 @@ import { StatusTaskStarts } from "./workflows/status-tasks.ts";
 /** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
 export interface InternalSeams {
   retryHooks?: Parameters<typeof createTransport>[0]["retryHooks"];
+  /** The draws of `onDrift`'s sampling (default Math.random). */
+  driftRandom?: () => number;
   /** Autosave debounce (Section 3: 1 s). */
   autosaveDebounceMs?: number;
   /** Hooks around every call, after the client's own (tests of how a throwing hook is contained). */
@@ -65,17 +67,6 @@ export interface Engine {
   setupProcess(eid: string, onBusy?: (busy: boolean) => void): SetupProcess;
 }
 
-/** Operations by method, then path template. */
-const opIndex = new Map<string, Map<string, OperationInfo>>();
-for (const op of operations) {
-  let byPath = opIndex.get(op.method);
-  if (!byPath) {
-    byPath = new Map();
-    opIndex.set(op.method, byPath);
-  }
-  byPath.set(op.path, op);
-}
-
 /**
  * The engine of one client: `client` is the object its setup handles call through; `share` is the
  * group's session, asked of the coordinator when the client was created.
@@ -98,6 +89,7 @@ export function createEngine(
         onDrift: config.onDrift,
         sampleRate: config.driftSampleRate,
         redactor,
+        ...(seams.driftRandom ? { random: seams.driftRandom } : {}),
         warn: (message, error) => logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
       })
     : undefined;
@@ -109,6 +101,7 @@ export function createEngine(
     session: () => session as Session,
     clock,
     metrics,
+    onUnparsed: drift && ((op, response) => drift.observe(op, response, undefined, false)),
     ...(seams.retryHooks ? { retryHooks: seams.retryHooks } : {}),
   });
   const own = new Session({
@@ -123,7 +116,7 @@ export function createEngine(
     ...(drift
       ? {
           inspect: (path: string, response: Response, body: unknown) => {
-            const op = opIndex.get("POST")?.get(path);
+            const op = operationOf("POST", path);
             if (op) drift.observe(op, response, body, true);
           },
         }
@@ -135,6 +128,7 @@ export function createEngine(
     baseUrl: config.baseUrl.href,
     fetch: transport as (request: Request) => Promise<Response>,
     querySerializer: serializeQuery,
+    ...(config.headers ? { headers: config.headers } : {}),
   });
   const setupStates = new SetupStates();
   const statusTasks = new StatusTaskStarts();
@@ -189,7 +183,7 @@ export function createEngine(
     path: string,
     init: Record<string, unknown> | undefined,
   ): PreparedCall | Promise<PreparedCall> {
-    const op = opIndex.get(method)?.get(path);
+    const op = operationOf(method, path);
     // Paths outside the description are not validated below, so the path itself is checked first,
     // and the page cap, which holds for every bulk read (Section 8.5).
     if (!op) {

@@ -7,21 +7,6 @@
 
 export { API_VERSION } from "../generated/operations.ts";
 export type { AudienceClient, CallParams, PublicConfig } from "./client-types.ts";
-export type {
-  Coordinator,
-  Lane,
-  PartnerCoordination,
-  PartnerKey,
-  PartnerLoad,
-  SessionKey,
-  SessionShare,
-  SharedSessionRecord,
-  SharedTokens,
-  Turn,
-  TurnOutcome,
-  TurnRequest,
-} from "./coordination/coordinator.ts";
-export { TooLate } from "./coordination/coordinator.ts";
 export { createAudienceClient } from "./create-client.ts";
 export type { DriftReport } from "./drift/drift-watch.ts";
 export {
@@ -49,7 +34,7 @@ export type {
 export type { RateState } from "./rate-state.ts";
 export { memoryTokenStore, type StoredSession, type TokenStore } from "./session/token-store.ts";
 export type { ClientPaths, components, operations, paths } from "./types.ts";
-export { type RawResult, unwrap } from "./unwrap.ts";
+export { unwrap } from "./unwrap.ts";
 export {
   type BenchmarkUnit,
   benchmarkValuesOf,
@@ -88,14 +73,10 @@ export {
 } from "./workflows/ingest.ts";
 export type { ListOptions } from "./workflows/list.ts";
 export { type PageRequest, type PaginateOptions, paginate } from "./workflows/paginate.ts";
-export { isTerminalStatus, type PollOptions, poll, statusPollDefaults, taskPollDefaults } from "./workflows/poll.ts";
+export { isTerminalStatus, type PollOptions, poll, pollDefaults } from "./workflows/poll.ts";
 export {
   countUnreadMessages,
-  getFeatures,
-  getNotificationStats,
   getPartners,
-  getPermissions,
-  getProfile,
   listNotifications,
   listPartnerMessages,
 } from "./workflows/reads.ts";

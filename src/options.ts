@@ -3,11 +3,13 @@
  * refused with a TypeError that names the option. Nothing downstream re-checks or re-defaults.
  */
 
+import type { HeadersOptions } from "openapi-fetch";
 import { DEFAULT_BENCHMARK_FIELDS, PARTNER_ID_PATTERN } from "./assumptions.ts";
 import type { Coordinator } from "./coordination/coordinator.ts";
 import type { DriftReport } from "./drift/drift-watch.ts";
 import { headerValueIssue } from "./guards/header-value.ts";
-import { hasControlCharacter, MAX_ID_LENGTH } from "./guards/path-params.ts";
+import { hasControlCharacter, idIssues, MAX_ID_LENGTH } from "./guards/path-params.ts";
+import { headerIssues } from "./guards/request-values.ts";
 import { isBrowserLike, isLoopbackHost } from "./internal/runtime.ts";
 import { MAX_TIMER_MS } from "./internal/timers.ts";
 import { CLIENT_DEFAULTS, SPEC } from "./limits.ts";
@@ -94,6 +96,12 @@ export interface AudienceClientOptions {
   partnerId?: string;
   /** Extra patterns a groups entry may match to count as a partner id (the prefixed-digits form, Section 2). */
   partnerIdPatterns?: readonly RegExp[];
+  /**
+   * Headers for every call (openapi-fetch's `headers` option), under a call's own `headers` and
+   * `params.header`, values as openapi-fetch takes them (numbers, booleans, arrays joined with
+   * ", ", `null`/`undefined` skipped). The client's `Authorization` and partner header win.
+   */
+  headers?: HeadersOptions;
   /** Transport: receives one Request per attempt. @default globalThis.fetch */
   fetch?: (request: Request) => Promise<Response>;
   /**
@@ -157,13 +165,14 @@ export interface AudienceClientOptions {
   /**
    * Drift reports (issue 19): called, after the call has its result, with what a response of a
    * described operation shows that the description does not say (an undeclared status, another
-   * media type, a body of another shape where the description shows one). Redacted, sampled (see
+   * media type or none — a 2xx of another media type is reported though its call fails —, a body
+   * of another shape where the description shows one). Redacted, sampled (see
    * `driftSampleRate`), never throwing into a call. @default none — nothing is checked or loaded
    */
   onDrift?: (report: DriftReport) => void;
   /**
-   * Share of responses `onDrift` checks after the first of each operation and status (always
-   * checked). @default 0.01
+   * Share of responses `onDrift` checks after the first of each operation, status and kind of
+   * media type (JSON, another, none: always checked). @default 0.01
    */
   driftSampleRate?: number;
   /**
@@ -186,6 +195,7 @@ export interface ClientConfig {
   readonly partnerId: string | undefined;
   readonly partnerIdPatterns: readonly RegExp[];
   /** The `fetch` option; undefined: the runtime's fetch, looked up at call time (transport/send-attempt.ts). */
+  readonly headers: HeadersOptions | undefined;
   readonly fetch: ((request: Request) => Promise<Response>) | undefined;
   readonly Request: typeof Request | undefined;
   readonly maxConcurrency: number;
@@ -288,34 +298,26 @@ function checkPartnerId(option: string, value: unknown): string {
   return value;
 }
 
+/** openapi-fetch's `headers` option, checked once as a call's headers are (guards/request-values.ts). */
+function baseHeaders(value: unknown): HeadersOptions | undefined {
+  if (value === undefined || value instanceof Headers) return value === undefined ? undefined : new Headers(value);
+  if (!isObject(value) || Array.isArray(value)) return fail("headers", "must be a Headers object or a plain object");
+  const [issue] = headerIssues(own(value), "headers");
+  if (issue) fail(issue.field, issue.message);
+  return Object.freeze(own(value)) as HeadersOptions;
+}
+
 /** The pattern, as a new RegExp without the stateful flags `g` and `y`. */
 const statelessCopy = (p: RegExp): RegExp => new RegExp(p.source, p.flags.replace("g", "").replace("y", ""));
 
-/**
- * The `{adplatform}` path segment. openapi-fetch percent-encodes it, but a server that decodes it
- * (once, or again) must not see a dot segment or a separator: `%2e%2e` is `..`, `%2F` a `/`. So
- * the value is decoded until it no longer changes, and refused if any form is `.` or `..` or holds
- * `/` or `\` (which WHATWG URL parsing also reads as `/`), or if it cannot be decoded at all.
- */
+/** The `{adplatform}` path segment: header-safe text, and the rule of every identifier segment. */
 function adPlatformSegment(value: unknown): string {
-  // Capped first: each pass below decodes one level, so nested escapes (%2525…) cost n² without it.
   if (typeof value === "string" && value.length > MAX_ID_LENGTH)
     fail("adPlatform", `must be at most ${MAX_ID_LENGTH} characters`);
-  let text = token("adPlatform", value, true) as string;
-  for (let previous = ""; text !== previous; ) {
-    if (text === "." || text === ".." || /[/\\]/.test(text))
-      fail(
-        "adPlatform",
-        "must not be '.' or '..' or contain '/' or '\\', percent-encoded or not (it would change the URL's path)",
-      );
-    previous = text;
-    try {
-      text = decodeURIComponent(text);
-    } catch {
-      fail("adPlatform", "must not contain a malformed percent-escape");
-    }
-  }
-  return value as string;
+  const text = token("adPlatform", value, true) as string;
+  const [issue] = idIssues(text, "adPlatform");
+  if (issue) fail("adPlatform", issue.message);
+  return text;
 }
 
 function serverSideOnly(): void {
@@ -434,6 +436,7 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     partnerId,
     // Copies without `g`/`y`: their lastIndex would carry from one test to the next (issue 17).
     partnerIdPatterns: Object.freeze([PARTNER_ID_PATTERN, ...patterns.map(statelessCopy)]),
+    headers: baseHeaders(options.headers),
     fetch: fetchFn,
     Request: RequestClass,
     maxConcurrency: positiveInt("maxConcurrency", options.maxConcurrency, SPEC.maxConcurrency, SPEC.maxConcurrency),

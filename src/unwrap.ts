@@ -4,7 +4,7 @@ import { redactorOf } from "./internal/call-record.ts";
 import { Redactor } from "./internal/redact.ts";
 
 /** What openapi-fetch (and so every raw call of the client) resolves to. */
-export interface RawResult<T> {
+interface RawResult<T> {
   /** The parsed body of a 2xx response. */
   data?: T;
   /** The parsed body of an error response. */

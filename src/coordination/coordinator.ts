@@ -145,7 +145,15 @@ export interface SessionShare {
    * Runs `fn` holding the group's sign-in lock, with a fencing token greater than every earlier
    * one. The lock lapses if its holder dies, so a crashed process never blocks the group for long.
    */
-  withLock<T>(fn: (fence: number) => Promise<T>, options?: { readonly signal?: AbortSignal }): Promise<T>;
+  withLock<T>(
+    fn: (fence: number) => Promise<T>,
+    options?: {
+      /** The caller's signal: a wait for the lock it aborts rejects with its reason. */
+      readonly signal?: AbortSignal;
+      /** The caller's deadline (monotonic ms, performance.now()): the wait for the lock ends by then. */
+      readonly deadlineAt?: number;
+    },
+  ): Promise<T>;
   /** Stores the update if `fence` is still the newest issued; false (nothing written) when a newer holder took over. */
   write(update: { readonly tokens?: SharedTokens; readonly coolDownMs?: number }, fence: number): Promise<boolean>;
 }

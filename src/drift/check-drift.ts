@@ -1,7 +1,7 @@
 /**
  * The one definition of drift (issue 19, item 6; Section 9.2: the description drifts from the
  * service): what a response of a described operation shows that the description does not say —
- * a status it does not declare, another media type, or a body whose shape differs where the
+ * a status it does not declare, another media type or none, or a body whose shape differs where the
  * description shows one (a missing required property, a property of another type, an array that
  * is not one). Fields the description leaves open are never drift. Used by `onDrift` and by
  * `npm run contract:live`.
@@ -33,6 +33,7 @@ export function driftProblems(
   const actual = contentType?.split(";")[0]?.trim().toLowerCase() || undefined;
   if (mediaType && actual && !sameMediaType(actual, mediaType))
     problems.push(`content type ${actual}, the description has ${mediaType}`);
+  if (mediaType && !actual) problems.push(`no content type, the description has ${mediaType}`);
   if (shapeName && bodyRead && (!actual || sameMediaType(actual, mediaType as string)))
     walk(body, `#${shapeName}`, "body", problems);
   return problems.slice(0, MAX_PROBLEMS);

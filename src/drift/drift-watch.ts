@@ -5,7 +5,8 @@
  * the call has its result: it never delays, changes or fails a call, and a throwing `onDrift` is
  * logged and ignored.
  *
- * Sampling: the first response of each operation and status is always checked, then
+ * Sampling: the first response of each operation, status and kind of media type (JSON, another,
+ * none) is always checked, then
  * `driftSampleRate` of the rest (default 1 %). Drift is systematic — a renamed field is missing
  * from every response — so the first response finds it and a small sample keeps finding it, while
  * the cost (a walk over a parsed body) stays off nearly every call.
@@ -53,11 +54,11 @@ export class DriftWatch {
   /** A described operation's result: checked in the background when sampled. */
   observe(op: OperationInfo, response: Response, body: unknown, bodyRead: boolean): void {
     const operation = `${op.method} ${op.path}`;
-    const key = `${operation} ${response.status}`;
+    const contentType = response.headers.get("content-type");
+    const key = `${operation} ${response.status} ${mediaKind(contentType)}`;
     const first = !this.#seen.has(key);
     if (!first && !(this.#random() < this.#rate)) return;
     this.#seen.add(key);
-    const contentType = response.headers.get("content-type");
     const requestId = response.headers.get("x-request-id");
     this.#check ??= import("./check-drift.ts").then((m) => m.driftProblems);
     this.#check
@@ -76,4 +77,15 @@ export class DriftWatch {
       )
       .catch((error: unknown) => this.#warn("onDrift threw; ignored", error));
   }
+}
+
+/**
+ * The kind of a response's media type: the description's are all JSON, so a first HTML answer
+ * after many JSON ones is a first of its kind. Three kinds, not the type itself: a server's
+ * content types are unbounded, the set of keys above is not.
+ */
+function mediaKind(contentType: string | null): string {
+  if (!contentType) return "none";
+  const essence = (contentType.split(";")[0] ?? "").trim().toLowerCase();
+  return essence.endsWith("/json") || essence.endsWith("+json") ? "json" : "other";
 }

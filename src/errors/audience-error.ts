@@ -141,3 +141,25 @@ export class AudienceError extends Error {
 export function isAudienceError(value: unknown): value is AudienceError {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
+
+/**
+ * What `error` was built with, as the context of another error about the same call, with `error`
+ * as its cause: the one way an error's context is carried into a more specific one.
+ */
+export function contextOf(error: AudienceError): ErrorContext {
+  const { requestId, method, path, partnerId, environment, request, expected, attempts, mayHaveSucceeded, retryAt } =
+    error;
+  return {
+    requestId,
+    method,
+    path,
+    partnerId,
+    environment,
+    request,
+    expected,
+    attempts,
+    mayHaveSucceeded,
+    retryAt,
+    cause: error,
+  };
+}

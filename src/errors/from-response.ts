@@ -37,6 +37,16 @@ function notForToken(record: Partial<CallRecord>, code: string | undefined): boo
  */
 const isPartnerHeaderCase = (code: string | undefined): boolean => code === undefined || /partner/i.test(code);
 
+/** A 401 on a client given only an access token (options `session`): nothing can renew it (Section 5). */
+const UNRENEWABLE_TOKEN =
+  "the server refused the access token and nothing can renew it (the client has no refresh token or credentials)";
+
+/** Why a call was not sent when nothing can renew the session's token: refused by a 401, or expired. */
+export const unrenewableMessage = (refused: boolean): string =>
+  refused
+    ? `Not sent: ${UNRENEWABLE_TOKEN}`
+    : "The access token has expired and there is no refresh token or credentials to renew it";
+
 const WRITE_NOTE = "the write may have happened: check before repeating it (Section 3 rule 3)";
 
 export function errorFromResponse(
@@ -77,8 +87,10 @@ export function errorFromResponse(
       `${where}: HTTP ${status} — this endpoint does not accept the token (${code}); /campaign_results/ and /campaigns/by_partner_id are not for partner tokens (Section 4, 7): use the per-event campaign_results${tail}`,
       details,
     );
-  if (status === 401)
-    return new AuthenticationError(`${where}: HTTP 401, the access token was refused${tail}`, details);
+  if (status === 401) {
+    const why = record.unrenewable ? UNRENEWABLE_TOKEN : "the access token was refused";
+    return new AuthenticationError(`${where}: HTTP 401, ${why}${tail}`, details);
+  }
   if (status === 403 && isPartnerHeaderCase(code)) {
     return new PartnerAccessError(
       `${where}: HTTP 403 — the token is valid but X-Preferred-Partner-Id (${record.partnerId ?? "not sent"}) is missing or wrong for it (Section 5.5)${tail}`,

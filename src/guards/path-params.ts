@@ -31,13 +31,37 @@ export function idIssues(value: unknown, field: string, freeText = false): Valid
   if (typeof value === "number" && Number.isFinite(value)) return [];
   if (typeof value !== "string") return [{ field, message: "is required and must be a string" }];
   if (value.trim() === "") return [{ field, message: "must not be empty" }];
+  // Capped before the decoding below: each pass decodes one level, so nested escapes cost n² without it.
+  if (value.length > MAX_ID_LENGTH) return [{ field, message: `must be at most ${MAX_ID_LENGTH} characters` }];
   if (DOT_SEGMENT.test(value)) return [{ field, message: "must not be '.' or '..' (it would change the URL's path)" }];
   if (hasControlCharacter(value)) return [{ field, message: "must not contain control characters (CR, LF, …)" }];
   if (hasLoneSurrogate(value)) return [{ field, message: "must be well-formed text (it has a lone surrogate)" }];
   if (freeText ? value.trim() !== value : /\s/.test(value))
     return [{ field, message: freeText ? "must not start or end with whitespace" : "must not contain whitespace" }];
-  if (value.length > MAX_ID_LENGTH) return [{ field, message: `must be at most ${MAX_ID_LENGTH} characters` }];
-  return [];
+  const decoded = freeText ? undefined : decodedSegmentIssue(value);
+  return decoded ? [{ field, message: decoded }] : [];
+}
+
+/**
+ * An identifier travels as one path segment. openapi-fetch percent-encodes it, but a server that
+ * decodes it (once, or again) must not see a dot segment or a separator: `%2e%2e` is `..`, `%2F` a
+ * `/`. So the value is decoded until it no longer changes, and refused if any form is `.` or `..`
+ * or holds `/` or `\` (which WHATWG URL parsing also reads as `/`), or if it cannot be decoded.
+ * The one rule for the `adPlatform` option and every identifier a call gives.
+ */
+function decodedSegmentIssue(value: string): string | undefined {
+  let text = value;
+  for (let previous = ""; text !== previous; ) {
+    if (text === "." || text === ".." || /[/\\]/.test(text))
+      return "must not be '.' or '..' or contain '/' or '\\', percent-encoded or not (it would change the URL's path)";
+    previous = text;
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      return "must not contain a malformed percent-escape";
+    }
+  }
+  return undefined;
 }
 
 /** True when `text` holds a C0 control character (CR, LF, NUL, tab…) or DEL. */

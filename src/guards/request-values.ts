@@ -77,7 +77,22 @@ export function queryIssues(query: unknown): ValidationIssue[] {
   return issues;
 }
 
-/** Header values a caller passes (`headers`, `params.header`): header text, or absent. */
+/**
+ * One header value as openapi-fetch's `mergeHeaders` takes it: a string, number or boolean becomes
+ * its text (`Headers.set` stringifies it), so the text is what must be header text.
+ */
+function headerScalarIssue(value: unknown): string | undefined {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    return headerValueIssue(String(value));
+  return "is not a string, number or boolean";
+}
+
+/**
+ * Header values a caller passes (`headers`, `params.header`), as openapi-fetch's types accept them:
+ * a scalar, an array of scalars (each appended, so Headers joins them with ", "), or
+ * `undefined`/`null` (skipped; null deletes the header). The text must be header text (CR, LF and
+ * non-Latin-1 stay refused: Fetch would throw a raw TypeError quoting the value).
+ */
 export function headerIssues(headers: unknown, field: string): ValidationIssue[] {
   if (headers === undefined || headers === null || headers instanceof Headers) return [];
   const entries: Array<[string, unknown]> = Array.isArray(headers)
@@ -88,9 +103,13 @@ export function headerIssues(headers: unknown, field: string): ValidationIssue[]
   const issues: ValidationIssue[] = [];
   for (const [name, value] of entries) {
     if (value === undefined || value === null) continue;
-    const issue =
-      typeof value === "string" || typeof value === "number" ? headerValueIssue(String(value)) : "is not a string";
-    if (issue) issues.push({ field: `${field}.${name}`, message: `must be header text: it ${issue}` });
+    const items = Array.isArray(value) ? value : [value];
+    for (const item of items) {
+      const issue = headerScalarIssue(item);
+      if (!issue) continue;
+      issues.push({ field: `${field}.${name}`, message: `must be header text: it ${issue}` });
+      break;
+    }
   }
   return issues;
 }

@@ -11,11 +11,12 @@
  * file needs an unlink and a create, and two processes doing both at once can both believe they
  * hold it; here a takeover is a create of the next number, which only one process wins.
  */
-import { open, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { open, readdir, stat, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { sleep } from "../internal/sleep.ts";
 import { PRIVATE_FILE_MODE, writeFileAtomic } from "./atomic-file.ts";
+import { readTrusted, type UntrustedReport } from "./trusted-file.ts";
 
 /** What a lock file holds. */
 interface LockContent {
@@ -27,10 +28,18 @@ interface LockContent {
   readonly expiresAt: number;
 }
 
+/**
+ * The highest fence: lock files are named with at most 15 digits, and the next lock must have a
+ * name too. A record or lock file with a higher number is corrupt (or planted), not a fence.
+ */
+export const MAX_FENCE = 10 ** 15 - 2;
+
 /** How long a lock lasts without renewal and how long to wait for it. */
 export interface FileLockTimes {
   readonly leaseMs: number;
   readonly waitMs: number;
+  /** Told once of a lock file this service's user could not have written (it is ignored). */
+  readonly report?: UntrustedReport | undefined;
 }
 
 /** A lock this process holds. */
@@ -66,6 +75,7 @@ async function generations(path: string): Promise<number[]> {
   return names
     .filter((name) => name.startsWith(prefix) && /^\d{1,15}$/.test(name.slice(prefix.length)))
     .map((name) => Number(name.slice(prefix.length)))
+    .filter((fence) => fence <= MAX_FENCE)
     .sort((a, b) => b - a);
 }
 
@@ -102,25 +112,40 @@ function processAlive(pid: number): boolean {
 }
 
 /** Whether lock number `fence` of `path` may be taken over: released, lapsed, or its holder died. */
-async function lapsed(path: string, fence: number, leaseMs: number): Promise<boolean> {
+async function lapsed(path: string, fence: number, times: FileLockTimes): Promise<boolean> {
+  const { leaseMs } = times;
   const file = lockFile(path, fence);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    // Gone: the fence came from the record, or the file was removed. The check after creating the
-    // next one (acquire) catches a newer holder.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
-    throw error;
-  }
+  // Gone (the fence came from the record, or the file was removed), or not this user's to trust:
+  // the check after creating the next one (acquire) catches a newer holder.
+  const text = await readTrusted(file, times.report);
+  if (text === undefined) return true;
   const content = parseLock(text);
   if (!content) {
     // Created but not written: its creator is writing it now, or died between the two steps.
     const info = await stat(file).catch(() => undefined);
     return !info || Date.now() - info.mtimeMs > leaseMs;
   }
-  if (content.expiresAt <= Date.now()) return true;
+  if (untrustedLeaseEnded(file, content.expiresAt, leaseMs)) return true;
   return content.host === HOST && !processAlive(content.pid);
+}
+
+/**
+ * Leases that end later than any this client writes (now + leaseMs), by when this process first
+ * saw each (monotonic): written before the clock stepped back, or by something else than this
+ * client. Such a lease is trusted for leaseMs from that sighting, no longer; a holder that renews
+ * writes a plausible one meanwhile.
+ */
+const implausible = new Map<string, number>();
+
+function untrustedLeaseEnded(file: string, expiresAt: number, leaseMs: number): boolean {
+  const left = expiresAt - Date.now();
+  if (left <= 0) return true;
+  if (left <= leaseMs) return false;
+  const key = `${file}\n${expiresAt}`;
+  const seenAt = implausible.get(key) ?? performance.now();
+  if (implausible.size > 64) implausible.clear(); // a few lock files at most: never grows
+  implausible.set(key, seenAt);
+  return performance.now() - seenAt > leaseMs;
 }
 
 function content(fence: number, expiresAt: number): string {
@@ -164,33 +189,57 @@ async function confirm(path: string, fence: number): Promise<boolean> {
   }
 }
 
+/** Where and how long `acquireFileLock` waits: the caller's signal and deadline (monotonic ms). */
+export interface LockWait {
+  readonly signal?: AbortSignal | undefined;
+  readonly deadlineAt?: number | undefined;
+}
+
+/** A refusal at the end of the wait, saying which limit ended it. */
+function waitEnded(path: string, times: FileLockTimes, byCaller: boolean): Error {
+  return new Error(
+    byCaller
+      ? `fileSessionShare: the lock of ${path} was not free by the call's deadline`
+      : `fileSessionShare: the lock of ${path} was not free within ${times.waitMs} ms`,
+  );
+}
+
 /**
- * Takes the lock of `path`, waiting up to `times.waitMs` for it. `floor` is the newest fence known
- * elsewhere (the record's), so that a fence stays above it even if the lock files were removed.
+ * Takes the lock of `path`, waiting up to `times.waitMs` for it, or until the caller's deadline or
+ * signal. `floor` is the newest fence known elsewhere (the record's), so that a fence stays above
+ * it even if the lock files were removed. Every path of the loop passes the deadline check: a
+ * number the files cannot hold, or a race lost every time, ends in a refusal, never a spin.
  */
 export async function acquireFileLock(
   path: string,
   times: FileLockTimes,
   floor: () => Promise<number>,
-  signal?: AbortSignal,
+  wait: LockWait = {},
 ): Promise<HeldFileLock> {
-  const deadline = Date.now() + times.waitMs;
+  const { signal, deadlineAt } = wait;
+  const ownDeadline = performance.now() + times.waitMs;
+  const byCaller = deadlineAt !== undefined && deadlineAt < ownDeadline;
+  const deadline = byCaller ? deadlineAt : ownDeadline;
   let poll = POLL_FIRST_MS;
+  let lost = 0;
   for (;;) {
     signal?.throwIfAborted();
+    if (performance.now() >= deadline) throw waitEnded(path, times, byCaller);
     const newest = Math.max(await newestLockFence(path), await floor());
-    if (newest === 0 || (await lapsed(path, newest, times.leaseMs))) {
+    if (newest < MAX_FENCE && (newest === 0 || (await lapsed(path, newest, times)))) {
       const fence = newest + 1;
       const expiresAt = await create(path, fence, times.leaseMs);
       // A process that read the directory long ago may have created a number already passed (the
       // files between were removed meanwhile): the newest file wins, this one withdraws.
       if (expiresAt !== undefined && (await confirm(path, fence))) return hold(path, fence, times.leaseMs, expiresAt);
-      continue; // another process moved first: look again at once
+      // Another process moved first: look again at once, the first few times.
+      lost += 1;
+      if (lost < 3) continue;
     }
-    const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`fileSessionShare: the lock of ${path} was not free within ${times.waitMs} ms`);
-    const wait = Math.max(POLL_FIRST_MS, Math.min(POLL_MAX_MS, poll * (0.8 + 0.4 * Math.random())));
-    await sleep(Math.min(wait, left), signal);
+    const left = deadline - performance.now();
+    if (left <= 0) throw waitEnded(path, times, byCaller);
+    const pause = Math.max(POLL_FIRST_MS, Math.min(POLL_MAX_MS, poll * (0.8 + 0.4 * Math.random())));
+    await sleep(Math.min(pause, left), signal);
     poll = Math.min(POLL_MAX_MS, poll * 1.5);
   }
 }

@@ -7,15 +7,17 @@
  * `*.tmp-<pid>-<uuid>`, a write in progress.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { Coordinator, SessionKey, SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
+import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { MAX_TIMER_MS } from "../internal/timers.ts";
 import type { StoredSession } from "../session/token-store.ts";
 import { localCoordinator } from "../transport/partner-state.ts";
 import { removeStaleTempFiles, writeFileAtomic } from "./atomic-file.ts";
-import { acquireFileLock, type HeldFileLock, newestLockFence } from "./file-lock.ts";
+import { acquireFileLock, type HeldFileLock, MAX_FENCE, newestLockFence } from "./file-lock.ts";
+import { checkDirectory, checkDirectorySync, readTrusted, type UntrustedReport } from "./trusted-file.ts";
 
 /**
  * The defaults of `fileSessionShare`, in one place. Client choices, not from the specification.
@@ -45,6 +47,12 @@ export interface FileSessionShareOptions {
    * @default 30000
    */
   readonly waitMs?: number;
+  /**
+   * Told once per file when a record or lock file is ignored because this service's user could not
+   * have written it (another owner, writable by others, a link, a FIFO): src/node/trusted-file.ts.
+   * @default process.emitWarning
+   */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** The record as stored: the cool-down as a wall-clock deadline (one host, one clock). */
@@ -83,7 +91,9 @@ function parseRecord(text: string): RecordFile {
   if (typeof value !== "object" || value === null) return EMPTY;
   const { fence, tokens, coolDownUntil } = value as Record<string, unknown>;
   const parsedTokens = parseTokens(tokens);
-  if (!Number.isSafeInteger(fence) || (fence as number) < 0 || parsedTokens === false) return EMPTY;
+  // A fence the next lock file could not be numbered after is corrupt, not a fence (file-lock.ts).
+  if (!Number.isSafeInteger(fence) || (fence as number) < 0 || (fence as number) >= MAX_FENCE) return EMPTY;
+  if (parsedTokens === false) return EMPTY;
   if (coolDownUntil !== undefined && !Number.isFinite(coolDownUntil)) return EMPTY;
   return {
     fence: fence as number,
@@ -92,20 +102,25 @@ function parseRecord(text: string): RecordFile {
   };
 }
 
-async function readRecord(path: string): Promise<RecordFile> {
-  let text: string;
+/** The record at `path`: EMPTY when absent, or when this service's user could not have written it. */
+async function readRecord(path: string, report: UntrustedReport | undefined): Promise<RecordFile> {
+  let text: string | undefined;
   try {
-    text = await readFile(path, "utf8");
+    text = await readTrusted(path, report);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return EMPTY;
     throw new Error(`fileSessionShare: cannot read ${path} (${code ?? "error"})`);
   }
-  return parseRecord(text);
+  return text === undefined ? EMPTY : parseRecord(text);
 }
 
 function toShared(record: RecordFile): SharedSessionRecord {
-  const left = record.coolDownUntil === undefined ? 0 : record.coolDownUntil - Date.now();
+  // Never longer than this client writes: a deadline written before the clock stepped back an hour
+  // would otherwise hold /auth shut for that hour.
+  const left =
+    record.coolDownUntil === undefined
+      ? 0
+      : trustedMsLeft(record.coolDownUntil - Date.now(), LONGEST_SHARED_COOL_DOWN_MS);
   return {
     fence: record.fence,
     ...(record.tokens ? { tokens: record.tokens } : {}),
@@ -148,10 +163,19 @@ export function fileSessionShare(options: FileSessionShareOptions): SessionShare
   };
   /** The locks this share holds now, by fence: a write with a fence whose lease ran out is refused. */
   const held = new Map<number, HeldFileLock>();
+  const report = options.onWarning;
   let directory: Promise<unknown> | undefined;
-  const ensureDirectory = () => {
+  /** Created once (mode 700); checked on every use, as its mode can change under a running service. */
+  const ensureDirectory = async () => {
     directory ??= mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    return directory;
+    await directory;
+    await checkDirectory(dirname(path), "path");
+  };
+  const readChecked = async () => {
+    await checkDirectory(dirname(path), "path").catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
+    return readRecord(path, report);
   };
   /** Writes of this share, one at a time, so that a merge never reads a record another is replacing. */
   let writes: Promise<unknown> = Promise.resolve();
@@ -159,7 +183,7 @@ export function fileSessionShare(options: FileSessionShareOptions): SessionShare
   const write = async (update: Parameters<SessionShare["write"]>[0], fence: number): Promise<boolean> => {
     if (!Number.isSafeInteger(fence) || fence < 1) return false;
     await ensureDirectory();
-    const current = await readRecord(path);
+    const current = await readRecord(path, report);
     if (fence !== Math.max(await newestLockFence(path), current.fence)) return false;
     const lock = held.get(fence);
     if (lock && !lock.holds()) return false; // the lease ran out: another process may be taking over
@@ -167,7 +191,7 @@ export function fileSessionShare(options: FileSessionShareOptions): SessionShare
       update.coolDownMs === undefined
         ? current.coolDownUntil
         : update.coolDownMs > 0
-          ? Date.now() + update.coolDownMs
+          ? Date.now() + Math.min(update.coolDownMs, LONGEST_SHARED_COOL_DOWN_MS)
           : undefined;
     const tokens = update.tokens ? parseTokens(update.tokens) : current.tokens;
     const next: RecordFile = {
@@ -180,12 +204,12 @@ export function fileSessionShare(options: FileSessionShareOptions): SessionShare
   };
 
   return {
-    read: async () => toShared(await readRecord(path)),
+    read: async () => toShared(await readChecked()),
 
     withLock: async (fn, lockOptions) => {
       await ensureDirectory();
-      const floor = async () => (await readRecord(path)).fence;
-      const lock = await acquireFileLock(path, times, floor, lockOptions?.signal);
+      const floor = async () => (await readRecord(path, report)).fence;
+      const lock = await acquireFileLock(path, { ...times, report }, floor, lockOptions ?? {});
       held.set(lock.fence, lock);
       try {
         await removeStaleTempFiles(path, times.leaseMs);
@@ -223,6 +247,8 @@ export function fileCoordinator(options: FileCoordinatorOptions): Coordinator {
   const { directory, ...rest } = options ?? ({} as FileCoordinatorOptions);
   if (typeof directory !== "string" || !directory.trim())
     throw new ValidationError([{ field: "directory", message: "must be a directory path" }]);
+  // A directory others can write lets them plant a session: refused at once when it exists.
+  checkDirectorySync(directory, "directory");
   const shares = new Map<string, SessionShare>();
   return {
     partner: (key) => localCoordinator.partner(key),

@@ -10,6 +10,7 @@ import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { ingestExcel, uploadMedia } from "../workflows/ingest.ts";
 
+export type { Coordinator } from "../coordination/coordinator.ts";
 export {
   type FileCoordinatorOptions,
   type FileSessionShareOptions,

@@ -71,7 +71,12 @@ function adapt(redis: RedisClientLike): (args: string[]) => Promise<Reply> {
   );
 }
 
-/** A reply error from the server (a script's own error, NOSCRIPT) passes; anything else is RedisUnavailable. */
+/**
+ * A bug of our own script (a Lua runtime error) and NOSCRIPT (run() sends the script again) pass
+ * as they are; every other failure means Redis is away: a timeout, a lost connection, and each
+ * error reply of a server that cannot serve us now (READONLY after a failover, NOPERM for an ACL
+ * user, LOADING, BUSY, MASTERDOWN, OOM, …), named by its code only.
+ */
 function withDeadline(pending: Promise<Reply>, timeoutMs: number): Promise<Reply> {
   return new Promise<Reply>((resolve, reject) => {
     const timer = setTimeout(
@@ -85,17 +90,35 @@ function withDeadline(pending: Promise<Reply>, timeoutMs: number): Promise<Reply
       },
       (error: unknown) => {
         clearTimeout(timer);
-        reject(isReplyError(error) ? error : new RedisUnavailable(`Redis command failed: ${nameOf(error)}`));
+        reject(passes(error) ? error : new RedisUnavailable(`Redis command failed: ${codeOf(error)}`));
       },
     );
   });
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-const nameOf = (error: unknown): string => (error instanceof Error ? error.name : typeof error);
+/** An error reply's code (its first word: READONLY, NOPERM…), else the error's name: never its text. */
+function codeOf(error: unknown): string {
+  if (!(error instanceof Error)) return typeof error;
+  const code = /^([A-Z][A-Z_-]{1,30})\b/.exec(error.message)?.[1];
+  return isReplyError(error) && code ? `${error.name} ${code}` : error.name;
+}
 
-/** Both clients name a server's error reply so (ioredis ReplyError, node-redis ErrorReply). */
+/**
+ * A server's error reply: ioredis names it ReplyError; node-redis's classes (SimpleError, BlobError)
+ * extend ErrorReply and keep the name "Error", so their class chain says it.
+ */
 function isReplyError(error: unknown): boolean {
-  const name = error instanceof Error ? error.name : "";
-  return name === "ReplyError" || name === "ErrorReply" || /^(NOSCRIPT|ERR|WRONGTYPE)/.test(messageOf(error));
+  if (!(error instanceof Error)) return false;
+  if (error.name === "ReplyError" || error.name === "ErrorReply") return true;
+  for (let p = Object.getPrototypeOf(error); p && p !== Error.prototype; p = Object.getPrototypeOf(p))
+    if ((p as { constructor?: { name?: string } }).constructor?.name === "ErrorReply") return true;
+  return false;
+}
+
+/** NOSCRIPT, or a Lua runtime error of our own script (Redis 7: "ERR user_script:3: …"; 6: "… @user_script:3: …"). */
+function passes(error: unknown): boolean {
+  if (!isReplyError(error)) return false;
+  const message = messageOf(error);
+  return /^NOSCRIPT\b/.test(message) || (/^ERR\b/.test(message) && /user_script/.test(message));
 }

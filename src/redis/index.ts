@@ -15,6 +15,7 @@ import { RedisPartner } from "./redis-partner.ts";
 import { RedisSessionShare } from "./redis-session.ts";
 import { REDIS_DEFAULTS, type RedisSettings } from "./settings.ts";
 
+export type { Coordinator } from "../coordination/coordinator.ts";
 export type { RedisClientLike } from "./commands.ts";
 export { REDIS_DEFAULTS } from "./settings.ts";
 

@@ -41,6 +41,7 @@ local function load(key)
   st.oc = st.oc or 0
   st.sl = st.sl or {}
   st.si = st.si or 0
+  st.rv = st.rv or 0
   return st
 end
 local function save(key, st, ttl)
@@ -85,12 +86,20 @@ end
  * state ttl, and what this process knows of the partner (quiet period left in ms, pace or ''): a
  * state Redis lost (a restart without persistence, a failover, an eviction) starts from that
  * instead of from nothing, so a restarted Redis does not open the full cap in a quiet period or
- * drop the learned pace.
+ * drop the learned pace. Then: whether this process was counted live lately (1/0), and the
+ * recovery ms.
+ *
+ * Leases lost with the state (FLUSHALL mid-burst) belong to calls still in flight: their processes
+ * put them back at their next renewal (RENEW, every third of a lease). A process that was counted
+ * live lately and finds no live processes knows the state was lost: it starts the recovery period,
+ * during which no call is admitted, so that every holder renews first (Section 8.4: 8 in flight
+ * for the partner, not 8 plus those Redis forgot).
  */
 export const ACQUIRE = script(`${COMMON}
 local leaseId, leaseMs, max, reduced, quietMs = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local pacing, procId, liveMs, ttl = ARGV[7] == '1', ARGV[8], tonumber(ARGV[9]), tonumber(ARGV[10])
 local now = nowMs()
+local lost = ARGV[13] == '1' and redis.call('EXISTS', KEYS[3]) == 0
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 redis.call('ZADD', KEYS[3], now, procId)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - liveMs)
@@ -105,6 +114,10 @@ if st.fresh then
   end
   if knownQuiet > 0 or (knownPace and knownPace > 0) then save(KEYS[2], st, ttl) end
 end
+if lost then
+  st.rv = math.max(st.rv, now + tonumber(ARGV[14]))
+  save(KEYS[2], st, ttl)
+end
 local limit = max
 if now - st.rlAt < quietMs then limit = math.min(max, reduced) end
 local quietLeft = math.max(0, st.rlAt + quietMs - now)
@@ -112,6 +125,7 @@ local function reply(kind, wait)
   local p = pace(st, now)
   return {kind, tostring(wait), tostring(limit), p and tostring(p) or '', tostring(st.cool - now), tostring(procs), tostring(quietLeft), tostring(st.ep)}
 end
+if now < st.rv then return reply('slot', st.rv - now) end
 if redis.call('ZCARD', KEYS[1]) >= limit then
   local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
   return reply('slot', first[2] and (tonumber(first[2]) - now) or 0)
@@ -244,11 +258,24 @@ local p = pace(st, now)
 return {'ok', p and tostring(p) or '', tostring(st.cool - now)}
 `);
 
-/** ARGV: settings JSON, lease ms, process id, state ttl, lease ids… Extends this process's leases; returns the live processes. */
+/**
+ * ARGV: settings JSON, lease ms, process id, state ttl, recovery ms, lease ids… Extends this
+ * process's leases, putting back any Redis lost (their calls are still in flight); a lease put back
+ * or no live processes found means the state was lost: the recovery period starts (see ACQUIRE).
+ * Returns the live processes.
+ */
 export const RENEW = script(`${COMMON}
-local leaseMs, procId, ttl = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
+local leaseMs, procId, ttl, recoverMs = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local now = nowMs()
-for i = 5, #ARGV do redis.call('ZADD', KEYS[1], 'XX', now + leaseMs, ARGV[i]) end
+local lost = redis.call('EXISTS', KEYS[3]) == 0
+local back = 0
+for i = 6, #ARGV do back = back + redis.call('ZADD', KEYS[1], now + leaseMs, ARGV[i]) end
+if #ARGV >= 6 then redis.call('PEXPIRE', KEYS[1], ttl) end
+if lost or back > 0 then
+  local st = load(KEYS[2])
+  st.rv = math.max(st.rv, now + recoverMs)
+  save(KEYS[2], st, ttl)
+end
 redis.call('ZADD', KEYS[3], now, procId)
 redis.call('PEXPIRE', KEYS[3], ttl)
 return redis.call('ZCARD', KEYS[3])

@@ -22,16 +22,18 @@ import type {
   TurnRequest,
 } from "../coordination/coordinator.ts";
 import { TooLate } from "../coordination/coordinator.ts";
+import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { onAbort } from "../internal/on-abort.ts";
 import { sleep } from "../internal/sleep.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import { AttemptFailure } from "../transport/failure.ts";
 import { ConcurrencyLimiter } from "../transport/limiter.ts";
-import { RatePacer } from "../transport/pacer.ts";
-import { LocalPartner } from "../transport/partner-state.ts";
+import type { LocalPartner } from "../transport/partner-state.ts";
 import { type RedisCommands, RedisUnavailable, type Reply } from "./commands.ts";
+import { fairShare } from "./fair-share.ts";
 import { ACQUIRE, RELEASE, RENEW } from "./partner-script.ts";
+import { type AcquireReply, acquireReply } from "./replies.ts";
 import type { RedisSettings } from "./settings.ts";
 
 const PACER_SETTINGS = JSON.stringify(CLIENT_DEFAULTS.pacing);
@@ -48,6 +50,8 @@ export class RedisPartner implements PartnerCoordination {
   readonly #held = new Set<string>();
   #leases = 0;
   #renewTimer: ReturnType<typeof setInterval> | undefined;
+  /** When this process last took or ended a turn (monotonic). */
+  #activeAt = 0;
   /** The latest shared state seen, and when (monotonic). */
   #limit: number;
   #pace: number | undefined;
@@ -67,6 +71,11 @@ export class RedisPartner implements PartnerCoordination {
     this.#key = key;
     this.#s = settings;
     this.#limit = key.maxConcurrency;
+  }
+
+  /** No admissions this long after Redis lost the state: holders renew within a third of a lease. */
+  get #recoveryMs(): number {
+    return Math.ceil(this.#s.leaseMs / 2);
   }
 
   /** Whether calls run on this process's fair share because Redis does not answer. */
@@ -127,18 +136,25 @@ export class RedisPartner implements PartnerCoordination {
             this.#s.stateTtlMs,
             Math.max(0, Math.round(this.#quietLeftMs - (monotonicNow() - this.#seenAt))),
             this.#pace ?? "",
+            this.#seenAt > 0 && monotonicNow() - this.#seenAt < this.#s.liveMs / 2 ? 1 : 0,
+            this.#recoveryMs,
           ]);
         } catch (error) {
           if (!(error instanceof RedisUnavailable)) throw error;
           return this.#unavailable(request, error);
         }
-        const [kind, wait, ...state] = reply as string[];
+        let parsed: AcquireReply;
+        try {
+          parsed = acquireReply(reply, this.#key.maxConcurrency, this.#key.quietMs);
+        } catch (error) {
+          return this.#unavailable(request, error as RedisUnavailable);
+        }
+        const { kind, waitMs, state } = parsed;
         this.#saw(state);
         if (kind === "ok") {
           this.#hold(leaseId);
-          return this.#turn(leaseId, Number(state[5] ?? 0), slotWaitMs, paceWaitMs);
+          return this.#turn(leaseId, parsed.epoch, slotWaitMs, paceWaitMs);
         }
-        const waitMs = Number(wait);
         if (kind === "pace") {
           if (request.deadlineAt !== undefined && monotonicNow() + waitMs > request.deadlineAt) {
             throw new TooLate(waitMs, "the partner's pace would send it after the call's deadline");
@@ -173,7 +189,7 @@ export class RedisPartner implements PartnerCoordination {
         if (done) return;
         done = true;
         this.#held.delete(leaseId);
-        if (this.#held.size === 0) this.#stopRenewing();
+        this.#activeAt = monotonicNow();
         const code = outcome.kind === "admitted" ? "a" : outcome.kind === "rate-limited" ? "r" : "n";
         const waitMs = outcome.kind === "rate-limited" ? Math.ceil(outcome.waitMs) : 0;
         if (outcome.kind === "rate-limited") {
@@ -197,9 +213,10 @@ export class RedisPartner implements PartnerCoordination {
           ])
           .then(
             (reply) => {
-              const [, pace, cool] = reply as string[];
-              if (pace !== undefined) this.#pace = pace === "" ? undefined : Number(pace);
-              if (cool !== undefined && Number(cool) > 0) this.#coolDownUntil = Date.now() + Number(cool);
+              const [, pace, cool] = Array.isArray(reply) ? (reply as string[]) : [];
+              if (pace === "" || Number(pace) > 0) this.#pace = pace === "" ? undefined : Number(pace);
+              const left = trustedMsLeft(Number(cool), LONGEST_SHARED_COOL_DOWN_MS);
+              if (left > 0) this.#coolDownUntil = Date.now() + left;
             },
             () => undefined,
           );
@@ -211,7 +228,8 @@ export class RedisPartner implements PartnerCoordination {
   #saw(state: string[]): void {
     this.#limit = Number(state[0]);
     this.#pace = state[1] ? Number(state[1]) : undefined;
-    const cool = Number(state[2]);
+    // Never longer than this client sets: a state written by something else, or before a clock step.
+    const cool = trustedMsLeft(Number(state[2]), LONGEST_SHARED_COOL_DOWN_MS);
     this.#coolDownUntil = cool > 0 ? Date.now() + cool : this.#coolDownUntil;
     this.#processes = Math.max(1, Number(state[3]));
     this.#quietLeftMs = Number(state[4]);
@@ -220,18 +238,30 @@ export class RedisPartner implements PartnerCoordination {
 
   #hold(leaseId: string): void {
     this.#held.add(leaseId);
+    this.#activeAt = monotonicNow();
     if (this.#renewTimer) return;
     this.#renewTimer = setInterval(() => this.#renew(), this.#s.leaseMs / 3);
     (this.#renewTimer as { unref?: () => void }).unref?.();
   }
 
+  /**
+   * Renews this process's leases, and tells Redis it lives until liveMs after its last turn, so that
+   * each process's fair share while Redis is away is of the processes live now (they count it too).
+   */
   #renew(): void {
-    if (this.#held.size === 0) {
+    if (this.#held.size === 0 && monotonicNow() - this.#activeAt > this.#s.liveMs) {
       this.#stopRenewing();
       return;
     }
     this.#redis
-      .run(RENEW, this.#keys, [PACER_SETTINGS, this.#s.leaseMs, this.#s.processId, this.#s.stateTtlMs, ...this.#held])
+      .run(RENEW, this.#keys, [
+        PACER_SETTINGS,
+        this.#s.leaseMs,
+        this.#s.processId,
+        this.#s.stateTtlMs,
+        this.#recoveryMs,
+        ...this.#held,
+      ])
       .then(
         (count) => {
           this.#processes = Math.max(1, Number(count));
@@ -251,23 +281,13 @@ export class RedisPartner implements PartnerCoordination {
     if (this.#s.failClosed) {
       throw new AttemptFailure("network", false, "the coordinator's Redis does not answer (failClosed: not sent)");
     }
-    this.#fallback ??= this.#fairShare();
+    this.#fallback ??= fairShare(this.#key, {
+      processes: this.#processes,
+      quiet: this.#quietLeftMs > monotonicNow() - this.#seenAt,
+      pace: this.#pace,
+    });
     this.#probe();
     return this.#onFallback(this.#fallback, request);
-  }
-
-  #fairShare(): LocalPartner {
-    const share = Math.max(1, this.#processes);
-    const limiter = new ConcurrencyLimiter({
-      max: Math.max(1, Math.floor(this.#key.maxConcurrency / share)),
-      reduced: Math.max(1, Math.floor(this.#key.reducedConcurrency / share)),
-      quietMs: this.#key.quietMs,
-    });
-    // In the quiet period after a 429 when Redis went away: it goes on here (from now, the safe side).
-    if (this.#quietLeftMs > monotonicNow() - this.#seenAt) limiter.rateLimited();
-    const pacer = this.#key.pacing ? new RatePacer() : undefined;
-    if (pacer && this.#pace !== undefined) pacer.startAt(this.#pace / share);
-    return new LocalPartner(limiter, pacer);
   }
 
   /** What the fair share met while Redis was away (a 429, a pace), for a Redis that lost its state. */

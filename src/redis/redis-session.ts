@@ -9,8 +9,10 @@
  * an expiry), `fence` (the counter). The record holds tokens: protect the Redis like the tokens.
  */
 import type { SessionShare, SharedSessionRecord, SharedTokens } from "../coordination/coordinator.ts";
+import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
 import { sleep } from "../internal/sleep.ts";
 import { type RedisCommands, script } from "./commands.ts";
+import { fenceReply, readReply } from "./replies.ts";
 import type { RedisSettings } from "./settings.ts";
 
 const NOW = `local t = redis.call('TIME')
@@ -20,10 +22,15 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
 const READ = script(`${NOW}
 return {redis.call('GET', KEYS[1]) or '', tostring(now)}`);
 
-/** KEYS: lock, fence. ARGV: lock ms. Returns the new fence, or 0 when another holds the lock. */
+/**
+ * KEYS: lock, fence. ARGV: lock ms, ttl ms. Returns the new fence, or 0 when another holds the lock.
+ * The counter expires like the record (WRITE renews both alike), so it never outlives the group's
+ * state by more than a ttl, and never dies while a record it fenced lives.
+ */
 const LOCK = script(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local fence = redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
 redis.call('SET', KEYS[1], fence, 'PX', ARGV[1])
 return fence`);
 
@@ -47,6 +54,7 @@ if ARGV[2] ~= '' then rec.tokens = cjson.decode(ARGV[2]) end
 if ARGV[3] ~= '' then rec.cool = now + tonumber(ARGV[3]) end
 rec.fence = fence
 redis.call('SET', KEYS[1], cjson.encode(rec), 'PX', ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
 return 1`);
 
 export class RedisSessionShare implements SessionShare {
@@ -65,7 +73,7 @@ export class RedisSessionShare implements SessionShare {
   }
 
   async read(): Promise<SharedSessionRecord> {
-    const [raw, now] = (await this.#redis.run(READ, [this.#rec], [])) as [string, string];
+    const { raw, now } = readReply(await this.#redis.run(READ, [this.#rec], []));
     if (!raw) return { fence: 0 };
     let rec: { tokens?: unknown; cool?: unknown; fence?: unknown };
     try {
@@ -74,24 +82,36 @@ export class RedisSessionShare implements SessionShare {
       return { fence: 0 }; // not ours, or damaged: as if nothing was stored (never quoted: it may hold tokens)
     }
     const tokens = sharedTokens(rec.tokens);
-    const coolDownMs = typeof rec.cool === "number" ? rec.cool - Number(now) : 0;
+    // Never longer than this client writes (a record of something else, or a clock stepped back).
+    const coolDownMs = typeof rec.cool === "number" ? trustedMsLeft(rec.cool - now, LONGEST_SHARED_COOL_DOWN_MS) : 0;
     return {
-      fence: typeof rec.fence === "number" ? rec.fence : 0,
+      fence: Number.isSafeInteger(rec.fence) && (rec.fence as number) > 0 ? (rec.fence as number) : 0,
       ...(tokens ? { tokens } : {}),
       ...(coolDownMs > 0 ? { coolDownMs } : {}),
     };
   }
 
-  async withLock<T>(fn: (fence: number) => Promise<T>, options?: { readonly signal?: AbortSignal }): Promise<T> {
+  async withLock<T>(
+    fn: (fence: number) => Promise<T>,
+    options?: { readonly signal?: AbortSignal; readonly deadlineAt?: number },
+  ): Promise<T> {
     const signal = options?.signal;
-    const giveUpAt = performance.now() + this.#s.lockWaitMs;
+    const own = performance.now() + this.#s.lockWaitMs;
+    const byCaller = options?.deadlineAt !== undefined && options.deadlineAt < own;
+    const giveUpAt = byCaller ? (options?.deadlineAt as number) : own;
     let fence = 0;
     for (;;) {
-      fence = Number(await this.#redis.run(LOCK, [this.#lock, this.#fence], [this.#s.lockMs]));
-      if (fence > 0) break;
+      signal?.throwIfAborted();
       if (performance.now() > giveUpAt)
-        throw new Error(`the session lock was not free within ${this.#s.lockWaitMs} ms`);
-      await sleep(this.#s.pollMs * 2 * (0.5 + Math.random()), signal);
+        throw new Error(
+          byCaller
+            ? "the session lock was not free by the call's deadline"
+            : `the session lock was not free within ${this.#s.lockWaitMs} ms`,
+        );
+      fence = fenceReply(await this.#redis.run(LOCK, [this.#lock, this.#fence], [this.#s.lockMs, this.#s.stateTtlMs]));
+      if (fence > 0) break;
+      const left = giveUpAt - performance.now();
+      await sleep(Math.max(1, Math.min(left, this.#s.pollMs * 2 * (0.5 + Math.random()))), signal);
     }
     const renew = setInterval(() => {
       this.#redis.run(RENEW, [this.#lock], [fence, this.#s.lockMs]).catch(() => undefined);
@@ -110,7 +130,10 @@ export class RedisSessionShare implements SessionShare {
     fence: number,
   ): Promise<boolean> {
     const tokens = update.tokens ? JSON.stringify(update.tokens) : "";
-    const cool = update.coolDownMs === undefined ? "" : String(Math.ceil(update.coolDownMs));
+    const cool =
+      update.coolDownMs === undefined
+        ? ""
+        : String(Math.ceil(Math.min(update.coolDownMs, LONGEST_SHARED_COOL_DOWN_MS)));
     const written = await this.#redis.run(WRITE, [this.#rec, this.#fence], [fence, tokens, cool, this.#s.stateTtlMs]);
     return Number(written) === 1;
   }

@@ -31,7 +31,7 @@ import { TOKEN_FIELDS } from "../assumptions.ts";
 import type { SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
 import { type ApiError, AuthenticationError, RateLimitError, ServerError } from "../errors/api-error.ts";
 import { AudienceError } from "../errors/audience-error.ts";
-import { errorFromResponse } from "../errors/from-response.ts";
+import { errorFromResponse, unrenewableMessage } from "../errors/from-response.ts";
 import { NetworkError } from "../errors/network-error.ts";
 import { PartnerSelectionError } from "../errors/partner-selection-error.ts";
 import { repeated } from "../errors/repeated.ts";
@@ -174,17 +174,17 @@ export class Session {
     return this.#current;
   }
 
-  /** After a 401 with `usedToken`: refresh once, shared by every call that saw the same token. */
-  async reauthenticate(usedToken: string): Promise<void> {
-    if (this.#tokens && this.#tokens.accessToken !== usedToken) return; // another call already renewed it
-    // The server refused the token: whatever its `exp` says, it is not valid any more.
-    this.#refusedToken = usedToken;
+  /** After a 401 with `usedToken`: refresh once, shared by every call that saw it; false when nothing can renew it. */
+  async reauthenticate(usedToken: string): Promise<boolean> {
+    if (this.#tokens && this.#tokens.accessToken !== usedToken) return true; // another call already renewed it
+    this.#refusedToken = usedToken; // refused by the server: whatever its `exp` says, no longer valid
     if (this.#tokens) {
       this.#expiry = Math.min(this.#expiry ?? Number.POSITIVE_INFINITY, this.#now());
       this.#renewAt = Math.min(this.#renewAt, this.#expiry);
       this.#hardAt = Math.min(this.#hardAt, this.#expiry);
     }
-    await this.#renew();
+    const renewable = this.#tokens?.refreshToken || this.#credentials || this.#deps.share;
+    return renewable ? this.#renew().then(() => true) : false;
   }
 
   /** New credentials: forgets the session, any remembered refusal and cool-down; the next call signs in. */
@@ -396,10 +396,10 @@ export class Session {
       }
     } else if (!this.#credentials) {
       if (!this.#stillValid()) {
-        throw new AuthenticationError(
-          "The access token has expired and there is no refresh token or credentials to renew it",
-          { status: 0, expected: "a valid session" },
-        );
+        throw new AuthenticationError(unrenewableMessage(this.#tokens?.accessToken === this.#refusedToken), {
+          status: 0,
+          expected: "a valid session",
+        });
       }
       return this.#postpone(); // nothing to renew it with: use it until it expires
     }

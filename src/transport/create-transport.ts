@@ -8,7 +8,7 @@ import type { PartnerCoordination, PartnerKey } from "../coordination/coordinato
 import { attachRecord, type CallRecord } from "../internal/call-record.ts";
 import { callSignal } from "../internal/call-signal.ts";
 import { monotonicNow } from "../internal/clock.ts";
-import type { OperationMatcher } from "../internal/operation-matcher.ts";
+import type { OperationMatcher } from "../internal/operation-index.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ServerClock } from "../internal/server-clock.ts";
 import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
@@ -43,6 +43,8 @@ export interface TransportDeps {
   readonly metrics?: ClientMetrics | undefined;
   /** The server's clock, learned from every response's Date (issue 19). */
   readonly clock: ServerClock;
+  /** Told of a described operation's 2xx that could not be read as JSON (drift, option `onDrift`). */
+  readonly onUnparsed?: ((op: OperationInfo, response: Response) => void) | undefined;
   /** Test seams: randomness, clock and sleep of the retry policy. */
   readonly retryHooks?: Pick<RetryDeps, "random" | "now" | "sleep">;
 }
@@ -128,7 +130,7 @@ export function createTransport(deps: TransportDeps): Transport {
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
     authSecretsPolicy(redactor),
   ];
-  const run = compose(policies, fetchTerminal(config.fetch, config.Request, config.maxResponseBytes));
+  const run = compose(policies, fetchTerminal(config.fetch, config.Request, config.maxResponseBytes, deps.onUnparsed));
   // A typed call names its operation; it is trusted when the URL is under that operation's base.
   const prefixes = { main: `${trimSlash(config.baseUrl.href)}/`, media: `${trimSlash(config.mediaUrl.href)}/` };
 
@@ -208,6 +210,7 @@ export function createTransport(deps: TransportDeps): Transport {
           retryAfterMs: ctx.retryAfterMs,
           mayHaveSucceeded: ctx.mayHaveSucceeded,
           writeCheckNote: ctx.writeCheckNote,
+          unrenewable: ctx.unrenewable,
           retryAt: ctx.retryAt,
           rateState: ctx.rateState,
           requestId: requestId === undefined ? undefined : redactor.text(requestId),

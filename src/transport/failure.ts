@@ -5,13 +5,21 @@
  */
 import { networkFailureHint } from "../errors/browser-hints.ts";
 
-export type FailureKind = "network" | "timeout" | "deadline" | "malformed" | "redirect" | "too-large";
+export type FailureKind =
+  | "network"
+  | "timeout"
+  | "deadline"
+  | "malformed"
+  | "redirect"
+  | "too-large"
+  | "not-a-response";
 
 /**
  * Kinds another attempt cannot change: the call's deadline passed, a redirect the client refuses
- * or cannot follow (a loop would only repeat), a body past the size limit.
+ * or cannot follow (a loop would only repeat), a body past the size limit, a `fetch` of the
+ * caller's that resolves to something that is not a Response (its bug).
  */
-const FINAL: ReadonlySet<FailureKind> = new Set(["deadline", "redirect", "too-large"]);
+const FINAL: ReadonlySet<FailureKind> = new Set(["deadline", "redirect", "too-large", "not-a-response"]);
 
 export class AttemptFailure extends Error {
   override name = "AttemptFailure";

@@ -7,10 +7,11 @@
  * A 2xx of a typed call is parsed here, once, into the call's `data` (openapi-fetch is told not to
  * parse it again); every other response is handed on with its body read into memory.
  */
+import type { OperationInfo } from "../../generated/operations.ts";
 import { AttemptFailure, describeNetworkError } from "./failure.ts";
 import type { Attempt, CallContext, Next } from "./policy.ts";
 import { readBody } from "./read-body.ts";
-import { type FetchFn, NotAResponseError, sendAttempt } from "./send-attempt.ts";
+import { checkedResponse, type FetchFn, sendAttempt } from "./send-attempt.ts";
 
 const decoder = new TextDecoder();
 
@@ -18,11 +19,14 @@ const decoder = new TextDecoder();
  * @param fetchFn the `fetch` option, called with one Request per attempt; undefined: the runtime's
  * @param requestClass the `Request` option: the class of the Requests `fetch` gets
  * @param maxResponseBytes the largest body read (option `maxResponseBytes`)
+ * @param onUnparsed told of a described operation's 2xx that could not be read as JSON (another
+ *   media type): drift (option `onDrift`), though the attempt fails and the call never has a result
  */
 export function fetchTerminal(
   fetchFn: FetchFn | undefined,
   requestClass: typeof Request | undefined,
   maxResponseBytes: number,
+  onUnparsed?: (op: OperationInfo, response: Response) => void,
 ): Next {
   return async (attempt: Attempt, ctx: CallContext) => {
     // What the caller gave the call (credentials, cache, keepalive, `next`, …) goes on as given;
@@ -40,7 +44,7 @@ export function fetchTerminal(
     // but cannot be used (reset mid-body, not JSON) keeps it for the error that reports it.
     const requestId = (): string | undefined => response?.headers.get("x-request-id") ?? undefined;
     try {
-      response = await sendAttempt(attempt.url, init, ctx, fetchFn, requestClass);
+      response = checkedResponse(await sendAttempt(attempt.url, init, ctx, fetchFn, requestClass));
       if (response.type === "opaqueredirect")
         throw new AttemptFailure("redirect", true, "redirect not followed (the runtime hides its target)");
       const call = ctx.call;
@@ -66,9 +70,11 @@ export function fetchTerminal(
         headers,
       });
     } catch (error) {
-      if (error instanceof NotAResponseError) throw error;
       // A failure after the headers arrived (timeout, deadline, size) keeps their request id (Section 7).
-      if (error instanceof AttemptFailure) throw error.withRequestId(requestId());
+      if (error instanceof AttemptFailure) {
+        if (error.kind === "malformed" && response?.ok && ctx.op) onUnparsed?.(ctx.op, response);
+        throw error.withRequestId(requestId());
+      }
       if (attempt.signal?.aborted) {
         const reason: unknown = attempt.signal.reason;
         throw reason instanceof AttemptFailure ? reason.withRequestId(requestId()) : reason;

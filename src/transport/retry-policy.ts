@@ -28,8 +28,8 @@ export interface RetryDeps {
   readonly config: ClientConfig;
   readonly logger: Logger;
   readonly redactor: Redactor;
-  /** Called after a 401 with the token that was refused. */
-  readonly reauthenticate: (usedToken: string) => Promise<void>;
+  /** Called after a 401 with the token that was refused; false when nothing can renew it. */
+  readonly reauthenticate: (usedToken: string) => Promise<boolean>;
   readonly writeCheck: (context: CallContext) => WriteCheck | undefined;
   readonly random?: () => number;
   /** Wall clock: what an HTTP-date Retry-After is measured against. */
@@ -38,6 +38,9 @@ export interface RetryDeps {
   readonly monotonic?: () => number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
+
+const IN_FLIGHT_NOTE =
+  "the check found no draft, but the attempt ended without an answer and may still be in flight: not repeated (Section 3 rule 3)";
 
 type Outcome = { response: Response; failure?: undefined } | { response?: undefined; failure: AttemptFailure };
 
@@ -84,7 +87,11 @@ export function retryPolicy(deps: RetryDeps): Policy {
         (await worthRefreshing(deps.config.baseUrl.pathname, ctx.url, response))
       ) {
         reauthenticated = true;
-        await deps.reauthenticate(ctx.tokenUsed);
+        // Nothing can renew it: the 401 is the call's answer, as any HTTP error is.
+        if (!(await deps.reauthenticate(ctx.tokenUsed))) {
+          ctx.unrenewable = true;
+          return response;
+        }
         deps.logger.info?.("retry after 401: session renewed", {
           method: ctx.method,
           path: ctx.path,
@@ -117,8 +124,12 @@ export function retryPolicy(deps: RetryDeps): Policy {
           });
           return answer;
         }
+        // "Absent" proves nothing while the attempt may still be in flight: it got no answer (a
+        // lost connection, a timeout), so the server may hold it and write after the check.
+        const inFlight = failure !== undefined && (failure.kind === "network" || failure.kind === "timeout");
+        if (answer === "absent" && inFlight) ctx.writeCheckNote = IN_FLIGHT_NOTE;
         decision =
-          answer === "unknown"
+          answer === "unknown" || inFlight
             ? { kind: "give-up", ambiguousWrite: true }
             : decideRetry({ ...input, writeAbsent: true }, retry);
       }

@@ -18,6 +18,8 @@
  * signal 14 µs more. Outside those conditions, the path is the real-Request one.
  */
 
+import { AttemptFailure } from "./failure.ts";
+
 /** A `fetch` in openapi-fetch's convention: one Request in, a Response out. */
 export type FetchFn = (request: Request) => Promise<Response>;
 
@@ -42,12 +44,6 @@ export interface SendOptions {
 }
 
 /**
- * A `fetch` that answers with something other than a Response: a bug in the caller's code (a mock
- * returning nothing), thrown at once as openapi-fetch fails on it, never retried as a network error.
- */
-export class NotAResponseError extends TypeError {}
-
-/**
  * Sends one attempt.
  * @param clientFetch the `fetch` option; undefined: the runtime's fetch, looked up at call time
  *   (so a fetch patched later, as test tools do, is used)
@@ -69,12 +65,25 @@ export function sendAttempt(
   if (call.passThrough)
     for (const [key, value] of Object.entries(call.passThrough))
       if (!(key in request)) (request as unknown as Record<string, unknown>)[key] = value;
-  return fetchFn ? sendTo(fetchFn, request) : globalThis.fetch(request);
+  return fetchFn ? fetchFn(request) : globalThis.fetch(request);
 }
 
-/** The caller's fetch, checked: a mock may return anything, synchronously or not. */
-async function sendTo(fetchFn: FetchFn, request: Request): Promise<Response> {
-  const value: unknown = await fetchFn(request);
-  if (typeof (value as Response | undefined)?.headers?.get === "function") return value as Response;
-  throw new NotAResponseError(`fetch returned ${value === null ? "null" : typeof value}, not a Response`);
+/**
+ * What a fetch resolved to, checked: a mock (the `fetch` option, a call's own, or the runtime's
+ * patched by a test tool) may return anything — undefined, a plain object, a Response-like object
+ * built by hand. That is a bug in the caller's code, which another attempt would repeat: a final
+ * failure, which the retry policy turns into a NetworkError with the call's context
+ * (errors/from-failure.ts). A Response is recognized by its brand (`Symbol.toStringTag`), so
+ * another realm's (an npm undici's own class) is one too.
+ */
+export function checkedResponse(value: unknown): Response {
+  if (isResponse(value)) return value;
+  const what = value === null ? "null" : typeof value === "object" ? "an object that is not a Response" : typeof value;
+  const message = `fetch returned ${what}, not a Response: a fetch (or a mock) must resolve to a Response (new Response(...), Response.json(...))`;
+  throw new AttemptFailure("not-a-response", true, message, undefined, new TypeError(message));
 }
+
+const isResponse = (value: unknown): value is Response =>
+  value instanceof Response ||
+  (Object.prototype.toString.call(value) === "[object Response]" &&
+    typeof (value as Response).headers?.get === "function");

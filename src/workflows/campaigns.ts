@@ -11,7 +11,7 @@ import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import { type CallOptions, callInit } from "./call-options.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
-import { isTerminalStatus, poll, statusPollDefaults, taskPollDefaults } from "./poll.ts";
+import { isTerminalStatus, poll, pollDefaults } from "./poll.ts";
 import { POLL_CALL, pollRetryDelayMs } from "./poll-call.ts";
 
 /** @inline */
@@ -83,7 +83,7 @@ export function waitForClientCampaignStatusTask(
 ): Promise<unknown> {
   const at = deadlineAt(options.deadlineMs);
   return poll({
-    ...taskPollDefaults,
+    ...pollDefaults.task,
     ...pollRetries(client),
     fetchStatus: async (signal) => {
       // An invalid eid is reported as such by the call's own validation below.
@@ -131,7 +131,7 @@ export function watchAdPlatformConnection(
   const adplatform = options.adPlatform ?? client.config.adPlatform;
   const at = deadlineAt(options.deadlineMs);
   return poll({
-    ...statusPollDefaults,
+    ...pollDefaults.status,
     ...pollRetries(client),
     ...(options.intervalMs === undefined ? {} : { intervalMs: options.intervalMs }),
     fetchStatus: async (signal) =>

@@ -5,6 +5,7 @@ import { ValidationError, type ValidationIssue } from "../errors/validation-erro
 import { monotonicNow } from "../internal/clock.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import { deadlineAt } from "./deadline.ts";
+import { pageEnd } from "./page-end.ts";
 
 /** What {@link PaginateOptions.fetchPage} is asked for. */
 export interface PageRequest {
@@ -102,26 +103,16 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
     // fetchPage may ignore the signal; an abort during the fetch still ends the iteration here.
     signal?.throwIfAborted();
     const items = itemsOf(body);
-    const seen = signature(items);
-    if (seen !== undefined && seen === previous) return; // the last page, answered again
-    previous = seen;
+    const end = pageEnd(items, previous, limit);
+    if (end.repeated) return; // the last page, answered again
+    previous = end.signature;
     for (const item of items) {
       if (remaining <= 0) return;
       remaining--;
       yield item;
       signal?.throwIfAborted(); // the consumer may have aborted while handling the item
     }
-    if (items.length === 0 || items.length < limit) return;
-  }
-}
-
-/** A page as JSON, to compare with the next; undefined (never equal) when it cannot be serialized. */
-function signature(items: readonly unknown[]): string | undefined {
-  if (items.length === 0) return undefined;
-  try {
-    return JSON.stringify(items);
-  } catch {
-    return undefined;
+    if (end.last) return;
   }
 }
 

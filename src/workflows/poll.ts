@@ -67,7 +67,7 @@ export interface PollOptions<T> {
  *
  * @example
  * const task = await poll({
- *   ...taskPollDefaults,
+ *   ...pollDefaults.task,
  *   fetchStatus: (signal) => api.GET("/task", { params: { query: { task_id } }, signal }).then((r) => r.data),
  *   isDone: isTerminalStatus(),
  *   timeoutMs: 5 * 60_000,
@@ -129,23 +129,32 @@ export async function poll<T>(options: PollOptions<T>): Promise<T> {
 const TASK_POLL_BACKOFF = 1.5;
 const TASK_POLL_MAX_INTERVAL_MS = SPEC.backoffCapMs;
 
-/** Timing for task polls (Section 8.5): from about 2 s, growing by 1.5 up to 30 s. Spread into {@link poll}. */
-export const taskPollDefaults = Object.freeze({
-  /** First wait: about 2 s (Section 8.5). */
-  intervalMs: SPEC.taskPollIntervalMs,
-  /** Each wait is the previous one times 1.5. */
-  backoff: TASK_POLL_BACKOFF,
-  /** Waits stop growing at the Section 8.3 backoff cap (30 s). */
-  maxIntervalMs: TASK_POLL_MAX_INTERVAL_MS,
-} satisfies Partial<PollOptions<unknown>>);
-
-/** Timing for status polls (Section 8.5: 3 s or longer); the floor also raises a faster `intervalMs`. */
-export const statusPollDefaults = Object.freeze({
-  /** Wait between polls: 3 s (Section 8.5). */
-  intervalMs: SPEC.minStatusPollIntervalMs,
-  /** Floor under any wait, a caller's `intervalMs` included: 3 s (Section 8.5). */
-  minIntervalMs: SPEC.minStatusPollIntervalMs,
-} satisfies Partial<PollOptions<unknown>>);
+/**
+ * Timing for the two kinds of poll of Section 8.5, each spread into {@link poll}:
+ * `task` from about 2 s, growing by 1.5 up to 30 s; `status` every 3 s, the floor also raising a
+ * faster `intervalMs`.
+ *
+ * @example
+ * await poll({ ...pollDefaults.task, fetchStatus, isDone: isTerminalStatus() });
+ */
+export const pollDefaults = Object.freeze({
+  /** Task polls (Section 8.5): from about 2 s, growing by 1.5 up to 30 s. */
+  task: Object.freeze({
+    /** First wait: about 2 s (Section 8.5). */
+    intervalMs: SPEC.taskPollIntervalMs,
+    /** Each wait is the previous one times 1.5. */
+    backoff: TASK_POLL_BACKOFF,
+    /** Waits stop growing at the Section 8.3 backoff cap (30 s). */
+    maxIntervalMs: TASK_POLL_MAX_INTERVAL_MS,
+  } satisfies Partial<PollOptions<unknown>>),
+  /** Status polls (Section 8.5): every 3 s or slower. */
+  status: Object.freeze({
+    /** Wait between polls: 3 s (Section 8.5). */
+    intervalMs: SPEC.minStatusPollIntervalMs,
+    /** Floor under any wait, a caller's `intervalMs` included: 3 s (Section 8.5). */
+    minIntervalMs: SPEC.minStatusPollIntervalMs,
+  } satisfies Partial<PollOptions<unknown>>),
+});
 
 /**
  * An `isDone` for task and status bodies, whose shape is not documented: true when the body's

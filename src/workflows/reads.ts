@@ -15,17 +15,6 @@ type Client = Pick<AudienceClient, "GET" | "config">;
 /** GET /partners/: the partner record(s); `id` is the numeric client_id. */
 export const getPartners = async (client: Client, options?: AbortSignal | CallOptions): Promise<GetOk<"/partners/">> =>
   unwrap(await client.GET("/partners/", callInit(options)));
-/** GET /profile/ (fields not documented). */
-export const getProfile = async (client: Client, options?: AbortSignal | CallOptions): Promise<GetOk<"/profile/">> =>
-  unwrap(await client.GET("/profile/", callInit(options)));
-/** GET /features/ (fields not documented). */
-export const getFeatures = async (client: Client, options?: AbortSignal | CallOptions): Promise<GetOk<"/features/">> =>
-  unwrap(await client.GET("/features/", callInit(options)));
-/** GET /permissions (fields not documented). */
-export const getPermissions = async (
-  client: Client,
-  options?: AbortSignal | CallOptions,
-): Promise<GetOk<"/permissions">> => unwrap(await client.GET("/permissions", callInit(options)));
 
 /** Partner messages, page by page (GET /messages/partner/ with page and limit). */
 export function listPartnerMessages(client: Client, options: ListOptions = {}): AsyncIterableIterator<unknown> {
@@ -49,9 +38,3 @@ export function listNotifications(client: Client, options: ListOptions = {}): As
     { single: true },
   );
 }
-
-/** Notification statistics (fields not documented). */
-export const getNotificationStats = async (
-  client: Client,
-  options?: AbortSignal | CallOptions,
-): Promise<GetOk<"/notifications/stats">> => unwrap(await client.GET("/notifications/stats", callInit(options)));

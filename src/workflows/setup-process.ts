@@ -1,6 +1,7 @@
 import { boostTaskIdOf, isPublishedForm } from "../assumptions.ts";
 import type { AudienceClient } from "../client-types.ts";
 import { ApiError } from "../errors/api-error.ts";
+import { contextOf } from "../errors/audience-error.ts";
 import { type SetupState, SetupStateError } from "../errors/setup-state-error.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
@@ -52,18 +53,7 @@ export function createSetupProcess(
         states.set(eid, "published");
         throw new SetupStateError(
           `PUT /setup_processes/${eid} was rejected (HTTP ${error.status}); the draft endpoint works only while the setup is unpublished — edits of a published setup use POST /campaigns_setup (Section 3)`,
-          {
-            eid,
-            state: "published",
-            status: error.status,
-            requestId: error.requestId,
-            method: "PUT",
-            path: "/setup_processes/{eid}",
-            partnerId: error.partnerId,
-            environment: error.environment,
-            request: error.request,
-            cause: error,
-          },
+          { ...contextOf(error), eid, state: "published", status: error.status },
         );
       }
       throw error;

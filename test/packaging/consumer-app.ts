@@ -20,7 +20,7 @@ export const SLOW = 180_000;
 
 /**
  * What a pnpm workspace holding this package as a member needs in its pnpm-workspace.yaml (pnpm
- * approves build scripts only at the workspace root): README.md quotes it verbatim.
+ * approves build scripts only at the workspace root): docs/PACKAGING.md quotes it verbatim.
  */
 export const PNPM_WORKSPACE_SETTING = `allowBuilds:
   esbuild: false

@@ -60,7 +60,11 @@ describe("CHANGELOG.md", () => {
 });
 
 describe("package.json exports", () => {
-  const entries = { ".": "src/index.ts", "./node": "src/node/index.ts" } as const;
+  const entries = {
+    ".": "src/index.ts",
+    "./node": "src/node/index.ts",
+    "./react-query": "src/react-query/index.ts",
+  } as const;
 
   it.each(Object.entries(entries))("%s: types first, then the built JavaScript of %s", (subpath, source) => {
     const target = pkg.exports[subpath];
@@ -76,7 +80,15 @@ describe("package.json exports", () => {
   it("ships dist/ and declares no side effects", () => {
     expect(pkg.files).toContain("dist");
     expect(pkg.sideEffects).toBe(false);
-    expect(Object.keys(pkg.exports).sort()).toEqual([".", "./node", "./package.json", "./redis", "./testing"]);
+    expect(Object.keys(pkg.exports).sort()).toEqual([
+      ".",
+      "./coordination",
+      "./node",
+      "./package.json",
+      "./react-query",
+      "./redis",
+      "./testing",
+    ]);
   });
 });
 
@@ -125,14 +137,22 @@ describe("root entry", () => {
     expect(redis.filter((s) => /^(ioredis|redis|@redis\/)/.test(s))).toEqual([]);
   });
 
+  it("the react-query entry loads React and TanStack Query (optional peers) and nothing else new; the root entry neither", () => {
+    const binding = [...externalImports("src/react-query/index.ts").keys()];
+    expect(binding.filter((s) => !/^(openapi-fetch|zod|react|@tanstack\/react-query)(\/|$)/.test(s))).toEqual([]);
+    expect(binding).toEqual(expect.arrayContaining(["react", "@tanstack/react-query"]));
+    expect([...externalImports("src/index.ts").keys()].filter((s) => /react/.test(s))).toEqual([]);
+  });
+
   it("the node subpath is where the node: imports are", () => {
     const external = externalImports("src/node/index.ts");
     expect([...external.keys()].some((s) => s.startsWith("node:"))).toBe(true);
   });
 });
 
-describe("runtimes, floors and workspaces (issue 14): what README.md and package.json say is what CI runs", () => {
+describe("runtimes, floors and workspaces: what README.md, docs/PACKAGING.md and package.json say is what CI runs", () => {
   const readme = read("README.md");
+  const packaging = read("docs/PACKAGING.md");
   const pinned = JSON.parse(read("test/runtimes/runtimes.json")) as Record<string, string>;
   const manifest = JSON.parse(read("package.json")) as {
     engines: { node: string };
@@ -140,9 +160,10 @@ describe("runtimes, floors and workspaces (issue 14): what README.md and package
     peerDependenciesMeta: Record<string, { optional?: boolean }>;
   };
 
-  it("the Node floor is the one the matrix runs, in package.json and README.md", () => {
+  it("the Node floor is the one the matrix runs, in package.json, README.md and docs/PACKAGING.md", () => {
     expect(manifest.engines.node).toBe(`>=${pinned.node20floor}`);
     expect(readme).toContain(`**Node ≥ ${pinned.node20floor?.replace(/\.0$/, "")}**`);
+    expect(packaging).toContain(`**Node ≥ ${pinned.node20floor?.replace(/\.0$/, "")}**`);
   });
 
   it("the TypeScript floor is the one the consumers type-check with, an optional peer dependency", () => {
@@ -150,12 +171,13 @@ describe("runtimes, floors and workspaces (issue 14): what README.md and package
     expect(manifest.peerDependencies.typescript).toBe(`>=${floor}`);
     expect(manifest.peerDependenciesMeta.typescript?.optional).toBe(true);
     expect(readme).toContain(`**TypeScript ≥ ${floor}**`);
+    expect(packaging).toContain(`**TypeScript ≥ ${floor}**`);
   });
 
   it("the runtime and workspace tables list every pinned version", () => {
     for (const [name, version] of Object.entries(pinned)) {
       if (name.startsWith("$")) continue;
-      expect(readme, `${name} ${version}`).toContain(version);
+      expect(packaging, `${name} ${version}`).toContain(version);
     }
     for (const [name, row] of [
       ["workerd", "| workerd |"],
@@ -168,10 +190,10 @@ describe("runtimes, floors and workspaces (issue 14): what README.md and package
       ["typescriptFloor", "| TypeScript (the floor) |"],
       ["typescriptLatest", "| TypeScript (the latest) |"],
     ] as const)
-      expect(readme, name).toContain(`${row} ${pinned[name]} |`);
+      expect(packaging, name).toContain(`${row} ${pinned[name]} |`);
   });
 
-  it("README.md names the pnpm-workspace.yaml setting the workspace test uses", () => {
-    expect(readme).toContain(`\`\`\`yaml\n${PNPM_WORKSPACE_SETTING}\`\`\``);
+  it("docs/PACKAGING.md names the pnpm-workspace.yaml setting the workspace test uses", () => {
+    expect(packaging).toContain(`\`\`\`yaml\n${PNPM_WORKSPACE_SETTING}\`\`\``);
   });
 });

@@ -5,7 +5,7 @@
  * build: the member's `postinstall` builds dist/ (Yarn never runs `prepare`).
  *
  * Each workspace holds the member and the consumer app of consumer-app.ts, which depends on it
- * (npm by version, pnpm and Yarn through `workspace:`); its only setting is the one the README
+ * (npm by version, pnpm and Yarn through `workspace:`); its only setting is the one docs/PACKAGING.md
  * names for pnpm (`allowBuilds` for the member's devDependencies esbuild, @scarf/scarf and msw). The app
  * type-checks under bundler and nodenext resolution with its own TypeScript, then its nodenext
  * build runs against Prism (under PnP through `yarn node`).

@@ -181,7 +181,8 @@ for (const [name, value] of [
 ] as const)
   opt("adPlatform", name, { adPlatform: value });
 // Percent-encoded dot segments and separators: a server that decodes the segment would see them.
-for (const value of [
+// One rule for every identifier segment: the adPlatform option, and a call's own adplatform or eid.
+const encodedSegments = [
   "%2e",
   "%2e%2e",
   "%2E.",
@@ -195,10 +196,9 @@ for (const value of [
   "meta\\ads",
   "meta%5Cads",
   "%25%32%65",
-]) {
-  opt("adPlatform", JSON.stringify(value), { adPlatform: value });
-}
-opt("adPlatform", "malformed percent-escape", { adPlatform: "meta%zz" });
+  "meta%zz",
+];
+for (const value of encodedSegments) opt("adPlatform", JSON.stringify(value), { adPlatform: value });
 opt("maxPageLimit", "0", { maxPageLimit: 0 });
 opt("maxPageLimit", "NaN", { maxPageLimit: Number.NaN });
 opt("maxPageLimit", "1001 (above the client's ceiling)", { maxPageLimit: 1001 });
@@ -252,6 +252,14 @@ for (const [name, value] of [
       params: { path: { adplatform: value, eid: "e1" } },
     }),
   );
+}
+for (const value of encodedSegments) {
+  v("raw path values", `adplatform ${JSON.stringify(value)}`, "params.path.adplatform", () =>
+    client.GET("/integrations/{adplatform}/events/{eid}/campaign_results", {
+      params: { path: { adplatform: value, eid: "e1" } },
+    }),
+  );
+  v("raw path values", `eid ${JSON.stringify(value)}`, "params.path.eid", () => raw(value));
 }
 v("raw path values", "adplatform missing (no adPlatform option)", "params.path.adplatform", () =>
   client.GET("/integrations/connect/{adplatform}/status", { params: { path: {} } }),

@@ -12,7 +12,7 @@ import { rawPathIssues } from "../../src/guards/raw-path.ts";
 import { decodeJwtPayload } from "../../src/internal/jwt.ts";
 import { notForPartnerTokens } from "../../src/internal/not-for-partner-tokens.ts";
 import { onAbort } from "../../src/internal/on-abort.ts";
-import { createOperationMatcher } from "../../src/internal/operation-matcher.ts";
+import { createOperationMatcher } from "../../src/internal/operation-index.ts";
 import { Redactor } from "../../src/internal/redact.ts";
 import { terminalSafe } from "../../src/internal/terminal-text.ts";
 import { normalizeOptions } from "../../src/options.ts";

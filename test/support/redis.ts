@@ -103,7 +103,8 @@ export async function startRedis(): Promise<RedisServer> {
   };
   const killNow = async (signal: NodeJS.Signals): Promise<void> => {
     const c = child;
-    if (!c || c.exitCode !== null) return;
+    // A process ended by a signal has a signalCode and no exitCode: it is gone too.
+    if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const exited = new Promise((resolve) => c.once("exit", resolve));
     c.kill(signal);
     await exited;

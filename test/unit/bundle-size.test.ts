@@ -4,7 +4,13 @@
  * transport, openapi-fetch, zod) is a chunk loaded on first use.
  */
 import { describe, expect, it } from "vitest";
-import { MINIMUM_TARGET_KB, measureBundles, TARGET_KB } from "../../scripts/bundle-size.ts";
+import {
+  MINIMUM_TARGET_KB,
+  measureBundles,
+  measureReactQuery,
+  REACT_QUERY_BUDGET_KB,
+  TARGET_KB,
+} from "../../scripts/bundle-size.ts";
 
 const ENGINE = [
   "src/engine.ts",
@@ -26,5 +32,15 @@ describe("the browser bundle up front", () => {
       expect(size.lazyGzip).toBeGreaterThan(0);
     }
     expect(minimum.modules).toContain("src/unwrap.ts");
+  });
+});
+
+describe("the react-query binding", () => {
+  it("adds at most its budget to a client app, keeps the engine lazy, and bundles none of React or TanStack Query", async () => {
+    const { with: bundled, addedGzip } = await measureReactQuery();
+    expect(addedGzip).toBeLessThanOrEqual(REACT_QUERY_BUDGET_KB * 1024);
+    expect(bundled.modules).toContain("src/react-query/create-query-hooks.ts");
+    expect(bundled.modules.filter((m) => ENGINE.some((e) => m.includes(e)))).toEqual([]);
+    expect(bundled.modules.filter((m) => /node_modules\/(react|@tanstack)/.test(m))).toEqual([]);
   });
 });

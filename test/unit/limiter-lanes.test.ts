@@ -107,9 +107,12 @@ describe("aborting queued calls", () => {
   it("costs linear time: 4× the calls take about 4× as long (quadratic: about 15× here)", () => {
     abortAll(2_000); // warm-up
     const best = (n: number) => Math.min(...Array.from({ length: 5 }, () => abortAll(n)));
-    const small = best(10_000);
-    const large = best(40_000);
-    expect(large / Math.max(small, 0.2)).toBeLessThan(8);
+    // Load on a shared machine only adds time, and can land on the large runs alone: the ratio is
+    // measured up to three times and the smallest kept (a quadratic queue gives ~15× every time).
+    let ratio = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 3 && ratio >= 8; round++)
+      ratio = Math.min(ratio, best(40_000) / Math.max(best(10_000), 0.2));
+    expect(ratio).toBeLessThan(8);
   });
 
   it("an aborted waiter leaves the count at once and is never granted", async () => {

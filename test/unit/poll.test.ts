@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { TimeoutError } from "../../src/errors/network-error.ts";
 import { ValidationError } from "../../src/errors/validation-error.ts";
 import { SPEC } from "../../src/limits.ts";
-import { isTerminalStatus, poll, statusPollDefaults, taskPollDefaults } from "../../src/workflows/poll.ts";
+import { isTerminalStatus, poll, pollDefaults } from "../../src/workflows/poll.ts";
 
 /** A status endpoint answering the given statuses in turn (the last one forever). */
 function fakeStatus(...statuses: string[]) {
@@ -58,7 +58,7 @@ describe("poll", () => {
   it("raises a faster interval to the minimum (status polls: 3 s or longer)", async () => {
     const server = fakeStatus("RUNNING", "RUNNING", "FAILED");
     const { waits, sleep } = fakeSleep();
-    await poll({ ...statusPollDefaults, fetchStatus: server.fetchStatus, isDone, intervalMs: 500, sleep });
+    await poll({ ...pollDefaults.status, fetchStatus: server.fetchStatus, isDone, intervalMs: 500, sleep });
     expect(waits).toEqual([3000, 3000]);
   });
 
@@ -79,14 +79,14 @@ describe("poll", () => {
   it("task poll preset: about 2 s, growing by 1.5 up to 30 s", async () => {
     const server = fakeStatus(...Array<string>(10).fill("PENDING"), "COMPLETED");
     const { waits, sleep } = fakeSleep();
-    await poll({ ...taskPollDefaults, fetchStatus: server.fetchStatus, isDone, sleep });
+    await poll({ ...pollDefaults.task, fetchStatus: server.fetchStatus, isDone, sleep });
     expect(waits).toEqual([2000, 3000, 4500, 6750, 10_125, 15_187.5, 22_781.25, 30_000, 30_000, 30_000]);
   });
 
   it("presets take their numbers from SPEC", () => {
-    expect(taskPollDefaults.intervalMs).toBe(SPEC.taskPollIntervalMs);
-    expect(taskPollDefaults.maxIntervalMs).toBe(SPEC.backoffCapMs);
-    expect(statusPollDefaults).toEqual({
+    expect(pollDefaults.task.intervalMs).toBe(SPEC.taskPollIntervalMs);
+    expect(pollDefaults.task.maxIntervalMs).toBe(SPEC.backoffCapMs);
+    expect(pollDefaults.status).toEqual({
       intervalMs: SPEC.minStatusPollIntervalMs,
       minIntervalMs: SPEC.minStatusPollIntervalMs,
     });
@@ -205,7 +205,7 @@ describe("poll retries on its own schedule (issue 12 item 6)", () => {
     let calls = 0;
     const failing = new Error("503");
     const value = await poll({
-      ...statusPollDefaults,
+      ...pollDefaults.status,
       sleep,
       isDone,
       retryDelayMs: (error) => (error === failing ? (calls === 2 ? 7_000 : 0) : undefined),
@@ -220,7 +220,7 @@ describe("poll retries on its own schedule (issue 12 item 6)", () => {
 
     const tries = { n: 0 };
     const error = await poll({
-      ...statusPollDefaults,
+      ...pollDefaults.status,
       sleep,
       isDone,
       maxFailures: 3,
@@ -239,7 +239,7 @@ describe("poll retries on its own schedule (issue 12 item 6)", () => {
     const final = new Error("404");
     await expect(
       poll({
-        ...statusPollDefaults,
+        ...pollDefaults.status,
         sleep,
         isDone,
         retryDelayMs: () => undefined,

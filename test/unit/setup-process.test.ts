@@ -88,6 +88,18 @@ describe("setup-state guards (Section 3)", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SetupStateError);
     expect(error).toMatchObject({ status: 409, requestId: "req-put-409", eid: "e9" });
+    // The rejected call's whole context is carried, its attempts and environment included.
+    const cause = (error as SetupStateError).cause as ApiError;
+    expect(cause).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      method: "PUT",
+      path: cause.path,
+      partnerId: cause.partnerId,
+      environment: cause.environment,
+      attempts: cause.attempts,
+      request: cause.request,
+    });
+    expect((error as SetupStateError).attempts).toBeGreaterThan(0);
   });
 
   it("a published form seen in a response marks the setup published", async () => {

@@ -11,7 +11,7 @@
  */
 import createClient from "openapi-fetch";
 import { describe, expect, it, vi } from "vitest";
-import { createAudienceClient } from "../../../src/index.ts";
+import { createAudienceClient, NetworkError } from "../../../src/index.ts";
 import type { ClientPaths } from "../../../src/types.ts";
 import { makeTokens } from "../../support/tokens.ts";
 
@@ -72,7 +72,7 @@ describe.each(clients)("the testing guide's pattern, against %s", (_name, newCli
 });
 
 describe("the guide's bare vi.fn() (returns undefined)", () => {
-  it("fails at once with a TypeError naming the fix, as openapi-fetch fails, not retried", async () => {
+  it("fails at once with a typed NetworkError naming the fix (openapi-fetch fails too), not retried", async () => {
     const mockFetch = vi.fn();
     const client = createAudienceClient({
       baseUrl: BASE_URL,
@@ -82,7 +82,7 @@ describe("the guide's bare vi.fn() (returns undefined)", () => {
     const error = await client
       .PUT("/setup_processes/{eid}", { params: { path: { eid: "e1" } }, body: { goal: "ROAS", total_budget: 1 } })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toBeInstanceOf(NetworkError);
     expect(String(error)).toMatch(/fetch returned undefined, not a Response/);
     expect(mockFetch).toHaveBeenCalledTimes(1);
   });

@@ -1,4 +1,8 @@
-/** Finds the operation of a request from its URL, so every policy can read the operation's row. */
+/**
+ * The one index of the description's operations: by method and path template (a typed call names
+ * its template), and by URL (a request's URL names its operation, so every policy can read the
+ * operation's row).
+ */
 import { type OperationInfo, operations } from "../../generated/operations.ts";
 
 export interface MatchedOperation {
@@ -20,6 +24,21 @@ function compile(op: OperationInfo): Compiled {
     .join("");
   return { op, regex: new RegExp(`^${source}$`), literal: op.path.replace(/\{[^{}]+\}/g, "").length };
 }
+
+/** Operations by method, then path template. */
+const byTemplate = new Map<string, Map<string, OperationInfo>>();
+for (const op of operations) {
+  let byPath = byTemplate.get(op.method);
+  if (!byPath) {
+    byPath = new Map();
+    byTemplate.set(op.method, byPath);
+  }
+  byPath.set(op.path, op);
+}
+
+/** The operation a typed call names: its method (upper case) and path template. */
+export const operationOf = (method: string, template: string): OperationInfo | undefined =>
+  byTemplate.get(method)?.get(template);
 
 // Literal segments win over parameters (/setup_processes/call_to_action/ before /setup_processes/{eid}).
 const compiled = operations.map(compile).sort((a, b) => b.literal - a.literal);
