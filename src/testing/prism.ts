@@ -9,13 +9,13 @@
  * Prism listens on a private port, and a small front on a public one strips the prefix: the
  * address handed out is `http://127.0.0.1:<port>/api/v3`, as a real environment's would be.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer as createHttpServer, request as httpRequest, type Server } from "node:http";
 import { createRequire } from "node:module";
-import { connect, createServer } from "node:net";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { SPEC } from "../limits.ts";
+import { type PrismChild, spawnPrism } from "./prism-child.ts";
 
 const PACKAGE = "@audience-intelligence/client";
 const PRISM = "@stoplight/prism-cli";
@@ -93,24 +93,28 @@ export interface PrismOptions {
   upstream?: string;
 }
 
-export async function startPrism(options: PrismOptions = {}): Promise<PrismProcess> {
+/** Prism on a private 127.0.0.1 port, without a front: what `startMockApi` puts its own front before. */
+async function startPrismBackend(options: PrismOptions = {}): Promise<PrismChild & { port: number }> {
   const bin = locatePrism();
   const description = options.description ?? descriptionPath();
   const mode = options.upstream ? ["proxy", description, options.upstream] : ["mock", description];
   // Another process may take the free port before Prism does: then Prism exits and we try another.
-  let prism: PrismProcess | undefined;
-  for (let tries = 1; !prism; tries++) {
+  for (let tries = 1; ; tries++) {
     const port = await freePort();
     try {
-      prism = await spawnPrism(bin, [...mode, "--host", "127.0.0.1", "--port", String(port)], port, options);
+      const args = [...mode, "--host", "127.0.0.1", "--port", String(port)];
+      return { ...(await spawnPrism(bin, args, port, options.startTimeoutMs ?? 30_000)), port };
     } catch (error) {
       if (tries >= 3 || !/EADDRINUSE/.test(String((error as Error).message))) throw error;
     }
   }
-  const inner = prism;
+}
+
+export async function startPrism(options: PrismOptions = {}): Promise<PrismProcess> {
+  const inner = await startPrismBackend(options);
   let front: Server;
   try {
-    front = await startFront(Number(new URL(inner.url).port));
+    front = await startFront(inner.port);
   } catch (error) {
     await inner.stop();
     throw error;
@@ -153,52 +157,4 @@ async function startFront(prismPort: number): Promise<Server> {
   });
   server.unref(); // like Prism itself: a test run that forgets stop() does not hang on it
   return server;
-}
-
-async function spawnPrism(bin: string, args: string[], port: number, options: PrismOptions): Promise<PrismProcess> {
-  const child: ChildProcess = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  // A test run that forgets stop() must neither hang on Prism nor leave it running.
-  const kill = (): void => void child.kill("SIGKILL");
-  process.once("exit", kill);
-  child.unref();
-  for (const stream of [child.stdout, child.stderr]) (stream as unknown as { unref?: () => void })?.unref?.();
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  const stop = async (): Promise<void> => {
-    process.off("exit", kill);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.ref(); // keep the process alive until Prism has exited (it was unref'd after spawn)
-      child.kill("SIGTERM");
-      setTimeout(() => child.kill("SIGKILL"), 2_000).unref();
-    }
-    await exited;
-  };
-  const deadline = performance.now() + (options.startTimeoutMs ?? 30_000);
-  while (performance.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      process.off("exit", kill);
-      throw new Error(`Prism exited before it listened:\n${output}`);
-    }
-    if (await listening(port)) return { url: `http://127.0.0.1:${port}`, stop };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await stop();
-  throw new Error(`Prism did not listen within ${options.startTimeoutMs ?? 30_000} ms:\n${output}`);
-}
-
-/** Whether something accepts connections on the port (Prism listens once the description is loaded). */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
 }
