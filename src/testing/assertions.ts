@@ -90,7 +90,10 @@ export function expectPartnerHeaderOnEvery(requests: Log, partnerId?: string): v
 
 /** The least waits {@link expectSpacedRetries} asks for. */
 export interface SpacingOptions {
-  /** Least wait before repeating a call after a 5xx or a lost answer. @default 500 (Section 8.3's backoff base) */
+  /**
+   * Least wait before repeating a call after a 5xx or a lost answer. @default 350 (Section 8.3's
+   * backoff base of 500 ms, less its jitter of up to 30 %)
+   */
   minDelayMs?: number;
   /** Least wait after a 429 without Retry-After. @default 5000 (Section 8.3: wait 5 to 10 s) */
   afterRateLimitMs?: number;
@@ -98,11 +101,11 @@ export interface SpacingOptions {
 
 /**
  * Section 8.3: a call repeated after a 429, a 5xx or a lost answer waits first — at least the
- * backoff base (500 ms), and 5 s after a 429 without Retry-After. Lower both when the client under
+ * backoff base (500 ms) less its jitter (30 %), and 5 s after a 429 without Retry-After. Lower both when the client under
  * test was given lower retry options.
  */
 export function expectSpacedRetries(requests: Log, options: SpacingOptions = {}): void {
-  const { minDelayMs = 500, afterRateLimitMs = 5_000 } = options;
+  const { minDelayMs = 350, afterRateLimitMs = 5_000 } = options;
   for (const failed of requests) {
     const retry = retryOf(requests, failed);
     if (!retry || failed.endedAt === undefined) continue;
@@ -111,7 +114,7 @@ export function expectSpacedRetries(requests: Log, options: SpacingOptions = {})
     if (gap < least) {
       throw new Error(
         `${label(retry)} was sent ${Math.max(0, Math.round(gap))} ms after ${failed.requestId} (${outcome(failed)}); ` +
-          `at least ${least} ms expected. Section 8.3: exponential backoff from 500 ms; after a 429 without ` +
+          `at least ${least} ms expected. Section 8.3: exponential backoff from 500 ms, jitter up to 30 %; after a 429 without ` +
           "Retry-After wait 5 to 10 s.",
       );
     }
