@@ -61,6 +61,20 @@ describe("startMockApi", () => {
     }
   });
 
+  it("close() ends an answer held back by slow-upstream at once, and stops Prism", async () => {
+    const api = await startMockApi({ scenario: "slow-upstream", scenarioOptions: { delayMs: 30_000 } });
+    const held = fetch(`${api.baseUrl}/status/`).then(
+      (r) => r.status,
+      () => "closed",
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await api.close();
+    expect(await held).toBe("closed");
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await listening(api.baseUrl)).toBe(false);
+  });
+
   it("a description that Prism cannot load fails with Prism's output", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mock-api-"));
     try {
