@@ -4,6 +4,7 @@
  * Real child processes: each starts the mock, then ends; its Prism pid must be gone and the port closed.
  */
 import { execFileSync, fork } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 
@@ -28,8 +29,22 @@ const alive = (pid: number): boolean => {
   }
 };
 
-/** The child's own children (Prism), by `pgrep -P`, which Linux and macOS both have. */
+/** The child's own children (Prism): from /proc on Linux (no procps needed), else `pgrep -P` (macOS). */
 function childrenOf(pid: number): number[] {
+  if (process.platform === "linux") {
+    return readdirSync("/proc")
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((entry) => {
+        try {
+          // Field 4 of /proc/<pid>/stat is the parent pid; the command name (field 2) may hold spaces.
+          const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+          return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  }
   try {
     return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
       .split("\n")
@@ -59,7 +74,8 @@ async function startChild(how: string) {
   return { child, baseUrl, prism };
 }
 
-describe("the mock ends with the process that started it", () => {
+// Each test starts Prism in a fresh process (a few seconds, more on a loaded machine).
+describe("the mock ends with the process that started it", { timeout: 60_000 }, () => {
   it.each(["SIGTERM", "SIGINT", "SIGKILL"] as const)("%s of the test process", async (signal) => {
     const { child, baseUrl, prism } = await startChild("wait");
     expect(prism.length, "Prism runs as a child of the test process").toBeGreaterThan(0);
