@@ -113,7 +113,7 @@ export function expectSpacedRetries(requests: Log, options: SpacingOptions = {})
     const gap = retry.startedAt - failed.endedAt;
     if (gap < least) {
       throw new Error(
-        `${label(retry)} was sent ${Math.max(0, Math.round(gap))} ms after ${failed.requestId} (${outcome(failed)}); ` +
+        `${label(retry)} was sent ${Math.max(0, Math.floor(gap))} ms after ${failed.requestId} (${outcome(failed)}); ` +
           `at least ${least} ms expected. Section 8.3: exponential backoff from 500 ms, jitter up to 30 %; after a 429 without ` +
           "Retry-After wait 5 to 10 s.",
       );

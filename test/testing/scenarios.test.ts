@@ -34,6 +34,7 @@ beforeEach(() => {
   api.reset();
 });
 
+// The client waits 0.7 to 1 times its backoff delay (Section 8.3's jitter): the spacing checks say so.
 const FAST = { baseDelayMs: 10, maxDelayMs: 40, rateLimitDelayMs: [20, 30] as const };
 const client = (options: Partial<AudienceClientOptions> = {}) =>
   createAudienceClient({
@@ -110,7 +111,10 @@ describe("rate-limit-storm (Section 7, 8.3)", () => {
     expect(limited.length).toBeGreaterThan(0);
     const raw = await fetch(`${api.baseUrl}/status/`);
     expect(raw.headers.get("retry-after")).toBeNull();
-    expectSpacedRetries(api.requests(), { minDelayMs: FAST.baseDelayMs, afterRateLimitMs: FAST.rateLimitDelayMs[0] });
+    expectSpacedRetries(api.requests(), {
+      minDelayMs: FAST.baseDelayMs * 0.7,
+      afterRateLimitMs: FAST.rateLimitDelayMs[0],
+    });
     expectAttemptsAtMost(api.requests(), 5);
   });
 });
@@ -124,7 +128,10 @@ describe("server-errors (Section 7, 8.2)", () => {
     const failed = api.requests().filter((r) => (r.status ?? 0) >= 500);
     expect(failed.length).toBeGreaterThan(0);
     for (const r of failed) expect([500, 502, 503, 504]).toContain(r.status);
-    expectSpacedRetries(api.requests(), { minDelayMs: FAST.baseDelayMs, afterRateLimitMs: FAST.rateLimitDelayMs[0] });
+    expectSpacedRetries(api.requests(), {
+      minDelayMs: FAST.baseDelayMs * 0.7,
+      afterRateLimitMs: FAST.rateLimitDelayMs[0],
+    });
     api.useScenario("server-errors", { share: 1, calls: 1 });
     await expect(createCampaign(c, { eid: "evt-1", name: "n" })).rejects.toMatchObject({ status: expect.any(Number) });
     expect(api.requests().filter((r) => r.path === "/campaigns/")).toHaveLength(1);
@@ -279,7 +286,8 @@ describe("drift (Section 9.2)", () => {
       .map((r) => r.status);
     expect(statuses).toContain(203);
     expect(statuses).toContain(200); // a 200 without its required id
-    await sleep(50);
+    // The client checks drift off the call's path (its checker loads lazily): wait for the reports.
+    for (const end = Date.now() + 5_000; reports.length < 2 && Date.now() < end; ) await sleep(20);
     expect(reports.map((r) => r.status).sort()).toEqual([200, 203]);
     expect(reports.flatMap((r) => r.problems).join(" ")).toMatch(/203|id/);
   });
