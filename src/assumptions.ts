@@ -109,3 +109,9 @@ export function statusOf(body: Json): string | undefined {
   for (const key of ["status", "state"]) if (typeof body[key] === "string") return body[key] as string;
   return undefined;
 }
+
+/** Section 1.3, 4: POST /campaigns/ takes its parameters in the query string, and their names are
+ * not shown. The mock of `@audience-intelligence/client/testing` assumes the event is `eid` and the
+ * campaign's name `name`: it lists a created campaign under GET /events/{eid}/campaigns, so that a
+ * write can be checked before it is repeated (Section 3 rule 3). The client passes any names through. */
+export const CREATE_CAMPAIGN_QUERY = Object.freeze({ eid: "eid", name: "name" } as const);

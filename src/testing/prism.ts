@@ -1,21 +1,17 @@
 /**
- * Runs Prism (`@stoplight/prism-cli`, an optional peer dependency) as a child process on 127.0.0.1
- * and a free port, as a mock of a description or as a validating proxy in front of an upstream,
- * and resolves once it listens. The one implementation behind `startMockApi`, the package's own
- * contract tests, `npm run demo` and `npm run contract:live`. Node only.
+ * Finds Prism (`@stoplight/prism-cli`, an optional peer dependency) and runs it as a mock of a
+ * description on 127.0.0.1 and a free port. Node only.
  *
  * Prism matches the description's paths without their server prefix, while a client's base
  * address includes it (Section 1, 9.1: `https://<host>/api/v3`, media under `/api/media`). So
- * Prism listens on a private port, and a small front on a public one strips the prefix: the
- * address handed out is `http://127.0.0.1:<port>/api/v3`, as a real environment's would be.
+ * Prism listens on a private port, and the mock's front (mock-server.ts) on a public one strips
+ * the prefix: the address handed out is `http://127.0.0.1:<port>/api/v3`, as a real environment's.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer as createHttpServer, request as httpRequest, type Server } from "node:http";
 import { createRequire } from "node:module";
-import { connect, createServer } from "node:net";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
-import { SPEC } from "../limits.ts";
+import { type PrismChild, spawnPrism } from "./prism-child.ts";
 
 const PACKAGE = "@audience-intelligence/client";
 const PRISM = "@stoplight/prism-cli";
@@ -26,7 +22,7 @@ function packageJsonPath(): string {
 }
 
 /** The package's merged description (generated/openapi.json, shipped in the package). */
-const descriptionPath = (): string => join(dirname(packageJsonPath()), "generated", "openapi.json");
+export const descriptionPath = (): string => join(dirname(packageJsonPath()), "generated", "openapi.json");
 
 /**
  * Prism's CLI script, resolved from `from` (a file path: the package's package.json by default), as
@@ -74,131 +70,25 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The path prefixes of the main API and of the media host (Section 1, 9.1). */
-const PREFIXES = [SPEC.apiVersionPath, SPEC.mediaPath] as const;
-
-export interface PrismProcess {
-  /** The base address for a client: `http://127.0.0.1:<port>/api/v3` (media under `/api/media`). */
-  readonly url: string;
-  /** Stops Prism (SIGTERM, then SIGKILL after 2 s); resolves once it has exited. Idempotent. */
-  stop(): Promise<void>;
-}
-
 export interface PrismOptions {
   /** Description file. @default the package's generated/openapi.json */
   description?: string;
   /** @default 30000 */
   startTimeoutMs?: number;
-  /** Run `prism proxy` in front of this upstream instead of `prism mock`. */
-  upstream?: string;
 }
 
-export async function startPrism(options: PrismOptions = {}): Promise<PrismProcess> {
+/** Prism on a private 127.0.0.1 port; `startMockApi` puts its front (mock-server.ts) before it. */
+export async function startPrismBackend(options: PrismOptions = {}): Promise<PrismChild & { port: number }> {
   const bin = locatePrism();
   const description = options.description ?? descriptionPath();
-  const mode = options.upstream ? ["proxy", description, options.upstream] : ["mock", description];
   // Another process may take the free port before Prism does: then Prism exits and we try another.
-  let prism: PrismProcess | undefined;
-  for (let tries = 1; !prism; tries++) {
+  for (let tries = 1; ; tries++) {
     const port = await freePort();
     try {
-      prism = await spawnPrism(bin, [...mode, "--host", "127.0.0.1", "--port", String(port)], port, options);
+      const args = ["mock", description, "--host", "127.0.0.1", "--port", String(port)];
+      return { ...(await spawnPrism(bin, args, port, options.startTimeoutMs ?? 30_000)), port };
     } catch (error) {
       if (tries >= 3 || !/EADDRINUSE/.test(String((error as Error).message))) throw error;
     }
   }
-  const inner = prism;
-  let front: Server;
-  try {
-    front = await startFront(Number(new URL(inner.url).port));
-  } catch (error) {
-    await inner.stop();
-    throw error;
-  }
-  const { port } = front.address() as { port: number };
-  let closed: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    closed ??= (async () => {
-      front.closeAllConnections();
-      await Promise.all([new Promise((done) => front.close(() => done(undefined))), inner.stop()]);
-    })();
-    return closed;
-  };
-  return { url: `http://127.0.0.1:${port}${PREFIXES[0]}`, stop };
-}
-
-/** The public front: strips the API or media prefix and forwards the request to Prism as is. */
-async function startFront(prismPort: number): Promise<Server> {
-  const server = createHttpServer((req, res) => {
-    const raw = req.url ?? "/";
-    const prefix = PREFIXES.find((p) => raw === p || raw.startsWith(`${p}/`) || raw.startsWith(`${p}?`));
-    const path = prefix ? raw.slice(prefix.length) || "/" : raw;
-    const headers = { ...req.headers, host: `127.0.0.1:${prismPort}` };
-    const upstream = httpRequest(
-      { host: "127.0.0.1", port: prismPort, method: req.method, path, headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on("error", (error) => {
-      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
-      res.end(`prism front: ${error.message}`);
-    });
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  server.unref(); // like Prism itself: a test run that forgets stop() does not hang on it
-  return server;
-}
-
-async function spawnPrism(bin: string, args: string[], port: number, options: PrismOptions): Promise<PrismProcess> {
-  const child: ChildProcess = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const keep = (chunk: Buffer): void => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout?.on("data", keep);
-  child.stderr?.on("data", keep);
-  // A test run that forgets stop() must neither hang on Prism nor leave it running.
-  const kill = (): void => void child.kill("SIGKILL");
-  process.once("exit", kill);
-  child.unref();
-  for (const stream of [child.stdout, child.stderr]) (stream as unknown as { unref?: () => void })?.unref?.();
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  const stop = async (): Promise<void> => {
-    process.off("exit", kill);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.ref(); // keep the process alive until Prism has exited (it was unref'd after spawn)
-      child.kill("SIGTERM");
-      setTimeout(() => child.kill("SIGKILL"), 2_000).unref();
-    }
-    await exited;
-  };
-  const deadline = performance.now() + (options.startTimeoutMs ?? 30_000);
-  while (performance.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      process.off("exit", kill);
-      throw new Error(`Prism exited before it listened:\n${output}`);
-    }
-    if (await listening(port)) return { url: `http://127.0.0.1:${port}`, stop };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await stop();
-  throw new Error(`Prism did not listen within ${options.startTimeoutMs ?? 30_000} ms:\n${output}`);
-}
-
-/** Whether something accepts connections on the port (Prism listens once the description is loaded). */
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
 }

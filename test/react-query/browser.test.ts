@@ -63,7 +63,7 @@ beforeAll(async () => {
   if (!enabled) return;
   if (!dir)
     throw new Error("RUNTIMES_DIR must hold playwright-core (node_modules/playwright-core), as .ci/run installs it");
-  const [app, api] = await Promise.all([bundle(), startMockApi()]);
+  const [app, api] = await Promise.all([bundle(), startMockApi({ stateful: false })]);
   mock = api;
   const html =
     '<!doctype html><meta charset="utf-8"><title>react-query</title><script type="module" src="/app.js"></script>';

@@ -9,7 +9,8 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const api = await startMockApi();
+  // Stateless: the contract tests call every operation of the description in any order.
+  const api = await startMockApi({ stateful: false });
   project.provide("prismUrl", api.baseUrl);
   return () => api.close();
 }

@@ -61,6 +61,20 @@ describe("startMockApi", () => {
     }
   });
 
+  it("close() ends an answer held back by slow-upstream at once, and stops Prism", async () => {
+    const api = await startMockApi({ scenario: "slow-upstream", scenarioOptions: { delayMs: 30_000 } });
+    const held = fetch(`${api.baseUrl}/status/`).then(
+      (r) => r.status,
+      () => "closed",
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await api.close();
+    expect(await held).toBe("closed");
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await listening(api.baseUrl)).toBe(false);
+  });
+
   it("a description that Prism cannot load fails with Prism's output", async () => {
     const dir = await mkdtemp(join(tmpdir(), "mock-api-"));
     try {
@@ -94,12 +108,15 @@ describe("Prism is an optional peer dependency", () => {
 });
 
 describe("README", () => {
-  it('"Testing your code" shows test/testing/readme-example.test.ts word for word', async () => {
+  const blocks = (section: string): string[] => [...section.matchAll(/```ts\n([\s\S]*?)```\n/g)].map((m) => m[1] ?? "");
+  it('"Testing your code" shows test/testing/readme-example.test.ts and readme-scenario.test.ts word for word', async () => {
     const readme = await readFile(join(process.cwd(), "README.md"), "utf8");
-    const example = await readFile(join(process.cwd(), "test", "testing", "readme-example.test.ts"), "utf8");
-    const section = readme.slice(readme.indexOf("## Testing your code"));
-    expect(
-      section.slice(section.indexOf("```ts\n") + 6, section.indexOf("```\n", section.indexOf("```ts\n") + 6)),
-    ).toBe(example);
+    const section = readme.slice(
+      readme.indexOf("## Testing your code"),
+      readme.indexOf("\n## ", readme.indexOf("## Testing your code") + 5),
+    );
+    const files = ["readme-example.test.ts", "readme-scenario.test.ts"];
+    const examples = await Promise.all(files.map((f) => readFile(join(process.cwd(), "test", "testing", f), "utf8")));
+    expect(blocks(section)).toEqual(examples);
   });
 });

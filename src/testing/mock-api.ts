@@ -1,0 +1,126 @@
+/**
+ * `startMockApi`: Prism on a private port for the description's answers, and the stateful front
+ * (mock-server.ts) on the public one. Stops on `close()`, on an error while starting, and with the
+ * process that started it (prism-child.ts).
+ */
+import { SPEC } from "../limits.ts";
+import { requiredFieldsOf } from "./drift.ts";
+import { MockServer } from "./mock-server.ts";
+import { descriptionPath, startPrismBackend } from "./prism.ts";
+import type { RecordedRequest } from "./recorded-request.ts";
+import type { ScenarioName, ScenarioOptions } from "./scenario-types.ts";
+import { type ScenarioContext, scenarioFaults } from "./scenarios.ts";
+
+/** A running mock of the API. */
+export interface MockApi {
+  /** Pass as `baseUrl`: `http://127.0.0.1:<port>/api/v3` (the base address includes the version segment, Section 1, 9). */
+  readonly baseUrl: string;
+  /** The media host, `http://127.0.0.1:<port>/api/media`: what the client derives from `baseUrl` by default. */
+  readonly mediaUrl: string;
+  /** A username and password that sign in (any non-empty pair does; Section 5.1). */
+  readonly credentials: Readonly<{ username: string; password: string }>;
+  /** The partner the mock serves: its IdTokens' groups claim names it (Section 5.3). */
+  readonly partnerId: string;
+  /** The scenario in force. */
+  readonly scenario: ScenarioName;
+  /** Switches to another scenario from the next request on, with a fresh seeded sequence; the state stays. */
+  useScenario(name: ScenarioName, options?: ScenarioOptions): void;
+  /** Every request received since the start or the last `reset()`, in order of arrival (copies). */
+  requests(): RecordedRequest[];
+  /** Clears the state (setups, campaigns, tokens) and the log, and restarts the scenario's sequence. */
+  reset(): void;
+  /** Stops the mock; resolves once it has exited. Calling it again does nothing. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startMockApi}. */
+export interface MockApiOptions {
+  /** Another description file to serve. @default the package's generated/openapi.json */
+  description?: string;
+  /** How long to wait for Prism to listen. @default 30000 */
+  startTimeoutMs?: number;
+  /** The scenario to start with. @default "healthy" */
+  scenario?: ScenarioName;
+  /** The scenario's seed (wins over `scenarioOptions.seed`). @default 1 */
+  seed?: number;
+  /** The scenario's other options. */
+  scenarioOptions?: ScenarioOptions;
+  /** The partner the mock serves. @default "partner-id-demo-tickets" (the description's example) */
+  partnerId?: string;
+  /**
+   * Whether setups, campaigns and tokens keep state (Section 3, 5). `false` answers every call from
+   * the description's examples, as Prism alone does: for contract tests of the description itself.
+   * @default true
+   */
+  stateful?: boolean;
+}
+
+const CREDENTIALS = Object.freeze({ username: "demo", password: "demo-password" });
+
+/**
+ * Starts the mock on a free 127.0.0.1 port: Prism serving the package's merged description with its
+ * examples, behind a front that keeps the state of setups, campaigns and sessions, plays the
+ * scenario and logs every request. Any bearer token is accepted (the mock's own expire); a call
+ * without one gets the description's 401. Stopped by `close()`, and with the process however it ends.
+ *
+ * @example
+ * const api = await startMockApi({ scenario: "rate-limit-storm", seed: 7 });
+ * const client = createAudienceClient({ baseUrl: api.baseUrl, credentials: api.credentials });
+ * // … your code runs against it …
+ * expectSpacedRetries(api.requests());
+ * await api.close();
+ */
+export async function startMockApi(options: MockApiOptions = {}): Promise<MockApi> {
+  const description = options.description ?? descriptionPath();
+  const prism = await startPrismBackend({
+    description,
+    ...(options.startTimeoutMs !== undefined ? { startTimeoutMs: options.startTimeoutMs } : {}),
+  });
+  const context: ScenarioContext = {
+    partnerId: options.partnerId ?? "partner-id-demo-tickets",
+    required: requiredFieldsOf(description),
+  };
+  let scenario: ScenarioName = options.scenario ?? "healthy";
+  let scenarioOptions: ScenarioOptions = {
+    ...options.scenarioOptions,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  };
+  let mock: MockServer;
+  let port: number;
+  try {
+    mock = new MockServer(
+      { prismPort: prism.port, partnerId: context.partnerId, stateful: options.stateful ?? true },
+      scenarioFaults(scenario, scenarioOptions, context),
+    );
+    port = await mock.listen();
+  } catch (error) {
+    await prism.stop();
+    throw error;
+  }
+  let closed: Promise<void> | undefined;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl: `${origin}${SPEC.apiVersionPath}`,
+    mediaUrl: `${origin}${SPEC.mediaPath}`,
+    credentials: CREDENTIALS,
+    partnerId: context.partnerId,
+    get scenario() {
+      return scenario;
+    },
+    useScenario(name, next = {}) {
+      mock.faults = scenarioFaults(name, next, context);
+      scenario = name;
+      scenarioOptions = next;
+    },
+    requests: () => mock.log.list(),
+    reset() {
+      mock.state.clear();
+      mock.log.clear();
+      mock.faults = scenarioFaults(scenario, scenarioOptions, context);
+    },
+    close: () => {
+      closed ??= Promise.all([mock.close(), prism.stop()]).then(() => undefined);
+      return closed;
+    },
+  };
+}
