@@ -63,8 +63,10 @@ async function fixturesFromSources(root: string): Promise<Map<string, string>> {
       ].join("\n"),
     );
   }
-  for (const b of blocks.filter((b) => /^import .* from "vitest"/m.test(b.code)))
-    files.set("readme-testing.ts", [HEADER, `// README.md:${b.line}`, b.code].join("\n"));
+  // Each test file of the README is a fixture of its own (readme-testing.ts, readme-testing-2.ts, …).
+  const tests = blocks.filter((b) => /^import .* from "vitest"/m.test(b.code));
+  for (const [i, b] of tests.entries())
+    files.set(`readme-testing${i ? `-${i + 1}` : ""}.ts`, [HEADER, `// README.md:${b.line}`, b.code].join("\n"));
   for (const b of blocks.filter((b) => /\/redis"/.test(b.code)))
     files.set(
       "readme-redis.ts",
