@@ -1,7 +1,7 @@
 /**
  * What the API specification leaves undocumented, and what this client assumes for each — in one
- * place, so that a correction is a one-line change here (or an option, where named). The README's
- * "Undocumented" table mirrors this file. Request-side assumptions (query parameter names of the
+ * place, so that a correction is a one-line change here (or an option, where named). docs/SPECIFICATION-GAPS.md
+ * mirrors this file. Request-side assumptions (query parameter names of the
  * query-string writes, the toggles' method, the /task method) live in openapi/overlays/10-drift.
  */
 

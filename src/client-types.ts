@@ -62,8 +62,7 @@ export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number]
   };
   /**
    * The partner's rate state now, as a plain snapshot: calls in flight and queued per lane, the
-   * concurrency cap, the pace, the 429 cool-down and the clock skew (issue 19; "Operating it" in
-   * the README).
+   * concurrency cap, the pace, the 429 cool-down and the clock skew (docs/OPERATING.md).
    */
   rateState(): RateState;
   /** Current concurrency cap and usage for the partner (Section 8.4). */

@@ -3,7 +3,7 @@
  * the client object over its engine (engine.ts: the session, the transport, openapi-fetch's typed
  * methods over the merged description, and the one path every call takes).
  *
- * The engine is loaded lazily (issue 18: what a browser app loads up front): its `import()` starts
+ * The engine is loaded lazily (what a browser app loads up front): its `import()` starts
  * when the first client is created, and a call made before it has loaded waits for it. Once the
  * module is in the process, every client builds its engine at once, so nothing waits twice. Until
  * then the client's synchronous methods answer from what cannot have changed, since nothing can
@@ -256,7 +256,7 @@ function waitingHandle(
 
 /**
  * The client's `setupProcess` handles, one per eid (its queue orders that setup's edits): held
- * weakly, so a handle the caller dropped is released (issue 18: they were kept for ever, ~2.1 KB
+ * weakly, so a handle the caller dropped is released (they were kept for ever, ~2.1 KB
  * per eid), but strongly while it has edits waiting, in flight or kept after a failure, so asking
  * again for its eid finds the same queue. Without WeakRef (very old runtimes) every handle is kept.
  */
@@ -289,7 +289,7 @@ class HandleCache {
 
 /**
  * The group's shared session, when the coordinator shares one and the client signs in with
- * credentials: one session per environment and username (issue 13). A client given only tokens
+ * credentials: one session per environment and username. A client given only tokens
  * keeps its own.
  */
 function sharedSession(config: ClientConfig): SessionShare | undefined {

@@ -78,7 +78,7 @@ export function createEngine(
   seams: InternalSeams,
   share: SessionShare | undefined,
 ): Engine {
-  // Token expiry and HTTP-date Retry-After are judged in the server's time (issue 19).
+  // Token expiry and HTTP-date Retry-After are judged in the server's time.
   const clock = new ServerClock();
   const redactor = clientRedactor(config.timeoutMs, clock);
   const logger = observedLogger(config.logger, redactor);
@@ -168,7 +168,7 @@ export function createEngine(
     const admitted = (turn: Turn) => send(call, { partnerId, turn });
     // The process's own limiter refuses a turn only for the caller's abort (no deadline here): that
     // rejection goes to the caller as it is, with no handler of ours (a handler that throws costs
-    // ~2 µs per call: aborting 100 000 queued calls, issue 18). A coordinator of the user's may
+    // ~2 µs per call: aborting 100 000 queued calls). A coordinator of the user's may
     // fail otherwise (Redis away with failClosed): that failure is left to the transport's limiter
     // step, which retries and reports it as it always does.
     if (!config.coordinator) return pending.then(admitted);
@@ -237,7 +237,7 @@ export function createEngine(
   }
 
   /**
-   * The partner whose turn the call takes before anything is built for it (issue 18: a waiting call
+   * The partner whose turn the call takes before anything is built for it (a waiting call
    * holds its arguments only), when the session knows the partner; before the first sign-in, calls
    * wait in the transport's limiter step, as retries do. Undefined too when that step must take it:
    * a user's middleware sees the call first (openapi-fetch's order), or a deadline governs the wait
@@ -282,8 +282,8 @@ export function createEngine(
     // A middleware is handed real Requests of the caller's class, and can read the body of a
     // response in onResponse; without one, openapi-fetch builds the client's OutgoingRequest
     // (transport/send-attempt.ts; undefined is openapi-fetch's default). The call's own class and
-    // `fetch` go on to the transport: a call's own `fetch` is its transport, not a bypass (issue 18,
-    // family 3): the client's steps (token, partner, retries, limits, redaction) end in it.
+    // `fetch` go on to the transport: a call's own `fetch` is its transport, not a bypass: the
+    // client's steps (token, partner, retries, limits, redaction) end in it.
     if (withMiddleware || next.Request || next.fetch) {
       const callClass = next.Request as typeof Request | undefined;
       next = {
@@ -305,7 +305,7 @@ export function createEngine(
       result.data = info.parsedFrom === result.response ? info.data : await readJson(result.data);
     }
     // The raw `{ error }` is what callers log: it is redacted like every error the client builds.
-    // Drift (issue 19): checked after the result is in hand, in the background; a body is checked
+    // Drift: checked after the result is in hand, in the background; a body is checked
     // only when it was read as JSON (the caller's parseAs).
     if (drift && op) {
       const asJson = info?.parseJson ?? true;

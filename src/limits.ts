@@ -93,7 +93,7 @@ export const CLIENT_DEFAULTS = Object.freeze({
   /**
    * Deepest JSON request body sent. The bodies of this API nest a few levels; `JSON.stringify`
    * recurses and overflows the stack at a few thousand (about 4 000 in Node 20), so deeper bodies
-   * are refused before sending instead of failing with a raw RangeError (issue 17).
+   * are refused before sending instead of failing with a raw RangeError.
    */
   maxJsonBodyDepth: 1_000,
   /**

@@ -142,7 +142,7 @@ export interface AudienceClientOptions {
    */
   tracer?: TracerLike;
   /**
-   * Called when the partner's concurrency cap, pace or cool-down changes (issue 19), with
+   * Called when the partner's concurrency cap, pace or cool-down changes, with
    * `client.rateState()`'s snapshot; at most every 250 ms, the latest state winning. A callback
    * that throws is logged and ignored. @default none — nothing is watched or allocated
    */
@@ -154,7 +154,7 @@ export interface AudienceClientOptions {
    */
   meter?: MeterLike;
   /**
-   * Drift reports (issue 19): called, after the call has its result, with what a response of a
+   * Drift reports: called, after the call has its result, with what a response of a
    * described operation shows that the description does not say (an undeclared status, another
    * media type or none — a 2xx of another media type is reported though its call fails —, a body
    * of another shape where the description shows one). Redacted, sampled (see
@@ -167,7 +167,7 @@ export interface AudienceClientOptions {
    */
   driftSampleRate?: number;
   /**
-   * Where the partner's shared state lives (issue 13): its concurrency slots, pace and 429
+   * Where the partner's shared state lives: its concurrency slots, pace and 429
    * cool-down, and, when the coordinator shares one, its session. Give `redisCoordinator` (the
    * `/redis` entry) to share them across every process of the partner, or `fileCoordinator` (the
    * `/node` entry) to share the session of the processes of one host.
@@ -425,7 +425,7 @@ export function normalizeOptions(input: AudienceClientOptions): ClientConfig {
     session,
     tokenStore,
     partnerId,
-    // Copies without `g`/`y`: their lastIndex would carry from one test to the next (issue 17).
+    // Copies without `g`/`y`: their lastIndex would carry from one test to the next.
     partnerIdPatterns: Object.freeze([PARTNER_ID_PATTERN, ...patterns.map(statelessCopy)]),
     headers: baseHeaders(options.headers),
     fetch: fetchFn,

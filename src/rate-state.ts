@@ -1,4 +1,4 @@
-/** The partner's rate state (issue 19): the type `client.rateState()` returns; built in transport/rate-state.ts. */
+/** The partner's rate state: the type `client.rateState()` returns; built in transport/rate-state.ts. */
 export interface RateState {
   /** The partner this state is for (undefined before the first authenticated call). */
   readonly partnerId: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * The `coordinator` option (issue 13): where a partner's shared state lives. The API's limits are
+ * The `coordinator` option: where a partner's shared state lives. The API's limits are
  * per partner, not per process (Sections 5, 8), so the state that enforces them is the partner's:
  *
  * - its concurrency slots (8, 4 in the quiet period after a 429: Section 8.4), its pace (the
@@ -15,7 +15,7 @@
 
 import type { SessionTokens } from "../session/tokens.ts";
 
-/** A call's lane: `priority: "low"` waits in the background lane (issue 19). */
+/** A call's lane: `priority: "low"` waits in the background lane. */
 export type Lane = "interactive" | "background";
 
 /** What a partner's state is keyed by, and the settings that shape it. */

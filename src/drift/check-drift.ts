@@ -1,5 +1,5 @@
 /**
- * The one definition of drift (issue 19, item 6; Section 9.2: the description drifts from the
+ * The one definition of drift (Section 9.2: the description drifts from the
  * service): what a response of a described operation shows that the description does not say —
  * a status it does not declare, another media type or none, or a body whose shape differs where the
  * description shows one (a missing required property, a property of another type, an array that

@@ -1,5 +1,5 @@
 /**
- * `onDrift` (issue 19, item 6): responses of described operations are checked against the
+ * `onDrift`: responses of described operations are checked against the
  * description (check-drift.ts, loaded on first use, with the description's response table) and
  * what differs is reported as `{ operation, status, requestId, problems }`. The check runs after
  * the call has its result: it never delays, changes or fails a call, and a throwing `onDrift` is

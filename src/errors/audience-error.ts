@@ -37,7 +37,7 @@ export interface ErrorContext {
   readonly cause?: unknown;
   /**
    * When the call gave up because its next wait (a backoff, a Retry-After, the pace) would end
-   * after its deadline: the epoch ms at which it would have tried again (issue 19).
+   * after its deadline: the epoch ms at which it would have tried again.
    */
   readonly retryAt?: number | undefined;
 }

@@ -33,7 +33,7 @@ function notForToken(record: Partial<CallRecord>, code: string | undefined): boo
 /**
  * Section 5.5, 7: "valid token, missing or wrong X-Preferred-Partner-Id → HTTP 403", code not
  * given. A 403 is read as that case when it carries no code, or one that names the partner (see
- * assumptions in README); any other code is that code's error, not a PartnerAccessError.
+ * docs/SPECIFICATION-GAPS.md); any other code is that code's error, not a PartnerAccessError.
  */
 const isPartnerHeaderCase = (code: string | undefined): boolean => code === undefined || /partner/i.test(code);
 

@@ -69,7 +69,7 @@ export function queryIssues(query: unknown): ValidationIssue[] {
     const field = `query.${name}`;
     if (hasLoneSurrogate(name)) issues.push({ field: "query", message: "has a key that is not well-formed text" });
     else if (value !== null && typeof value === "object" && !Array.isArray(value) && isPlainObject(value)) {
-      // One push per issue, not push(...): 200 000 bad values overflowed the stack (issue 17).
+      // One push per issue, not push(...): 200 000 bad values overflowed the stack.
       for (const [key, inner] of Object.entries(value))
         for (const i of valueIssues(inner, `${field}.${key}`)) issues.push(i);
     } else for (const i of valueIssues(value, field)) issues.push(i);

@@ -2,7 +2,7 @@
  * Everything refused before sending, for every call (helpers and raw typed calls alike).
  *
  * The description's schemas, and zod with them, are loaded on the first call that validates
- * (issue 18: a lazily loaded chunk keeps zod out of a browser app's initial bundle and out of the
+ * (a lazily loaded chunk keeps zod out of a browser app's initial bundle and out of the
  * package's import time). That first call waits for the load; every later one validates
  * synchronously. Nothing is sent before validation, on the first call too.
  */

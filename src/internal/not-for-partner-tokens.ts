@@ -24,7 +24,7 @@ export function notForPartnerTokens(path: string): NotForPartnerTokens | undefin
   } catch {
     // a malformed escape is compared as written
   }
-  // A loop, not /\/+$/: that pattern retries from every slash of a long run (quadratic, issue 17).
+  // A loop, not /\/+$/: that pattern retries from every slash of a long run (quadratic).
   let end = decoded.length;
   while (end > 0 && decoded[end - 1] === "/") end--;
   const bare = decoded.slice(0, end);

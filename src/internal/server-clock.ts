@@ -1,5 +1,5 @@
 /**
- * The server's clock, learned from the `Date` header of its responses (issue 19, item 1). A token's
+ * The server's clock, learned from the `Date` header of its responses. A token's
  * `exp` and an HTTP-date `Retry-After` are instants of the server's clock; a client whose own clock
  * is minutes or hours off must judge them in server time, or it refreshes on every call (clock
  * fast) or sends expired tokens (clock slow).

@@ -1,5 +1,5 @@
 /**
- * The session shared by the processes of one host through a file (issue 13, item 4): one process
+ * The session shared by the processes of one host through a file: one process
  * signs in or refreshes under a lock, the others adopt its tokens. For many hosts, use Redis.
  *
  * Files, all in the directory of `path`: `path` itself, the record (JSON, mode 0o600: it holds
@@ -240,7 +240,7 @@ export interface FileCoordinatorOptions extends Omit<FileSessionShareOptions, "p
 }
 
 /**
- * A coordinator for the processes of one host without Redis (issue 13, item 4): they share one
+ * A coordinator for the processes of one host without Redis: they share one
  * session through a file (one sign-in, shared refreshes); slots and pace stay per process.
  */
 export function fileCoordinator(options: FileCoordinatorOptions): Coordinator {

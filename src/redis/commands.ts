@@ -1,7 +1,7 @@
 /**
  * The few Redis commands the coordinator sends, over the caller's own client: ioredis (`call`) or
  * node-redis (`sendCommand`). Each command has its own timeout, so an unreachable Redis fails a
- * command in `timeoutMs` instead of holding calls (issue 13, item 3: configure the client without
+ * command in `timeoutMs` instead of holding calls (configure the client without
  * an offline queue too). Scripts run with EVALSHA; a server that lost them (NOSCRIPT: a restart, a
  * failover, SCRIPT FLUSH) gets them again with EVAL.
  */

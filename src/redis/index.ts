@@ -1,6 +1,6 @@
 /**
  * `@audience-intelligence/client/redis`: one partner's session and rate budget shared by every
- * process, in Redis (issue 13). The root entry and the browser bundle carry none of this.
+ * process, in Redis. The root entry and the browser bundle carry none of this.
  *
  * ```ts
  * import Redis from "ioredis";

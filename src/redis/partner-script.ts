@@ -1,5 +1,5 @@
 /**
- * The partner's shared slots, pace and 429 cool-down as Redis scripts (issue 13, item 2). Each step
+ * The partner's shared slots, pace and 429 cool-down as Redis scripts. Each step
  * is one atomic script; time is Redis's own (`TIME`), never a process clock.
  *
  * KEYS: [1] the slot leases (sorted set: lease id → expiry), [2] the state (JSON: quiet period,

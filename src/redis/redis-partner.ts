@@ -1,5 +1,5 @@
 /**
- * One partner's slots, pace and 429 cool-down in Redis, for every process of the partner (issue 13).
+ * One partner's slots, pace and 429 cool-down in Redis, for every process of the partner.
  *
  * - A turn is one script call when nothing has to wait (ACQUIRE: a slot lease and the pace), and its
  *   end one more (RELEASE: frees the lease, reports the outcome): two round trips per call.

@@ -1,5 +1,5 @@
 /**
- * The group's session in Redis (issue 13): the tokens one process obtained, the /auth cool-down,
+ * The group's session in Redis: the tokens one process obtained, the /auth cool-down,
  * and a sign-in lock with a fencing token. One process signs in or refreshes while the others wait
  * for the lock, then adopt what it stored. A holder that lost the lock (it stalled past `lockMs` and
  * another took over) cannot overwrite the newer session: its writes carry a fence older than the

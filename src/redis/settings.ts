@@ -1,11 +1,11 @@
 /**
- * The Redis coordinator's own numbers, in one place (issue 13). None comes from the API
+ * The Redis coordinator's own numbers, in one place. None comes from the API
  * specification; each is the client's choice, with its reason.
  */
 export const REDIS_DEFAULTS = Object.freeze({
   /** A command not answered in this long counts as Redis being away (no offline queue: calls must not hang). */
   commandTimeoutMs: 250,
-  /** A slot lease lapses this long after its last renewal: a crashed process's slots are free within it (issue 13: 5 s). */
+  /** A slot lease lapses this long after its last renewal: a crashed process's slots are free within it (5 s). */
   leaseMs: 5_000,
   /** A process not seen for this long no longer counts among the partner's live processes. */
   liveMs: 10_000,

@@ -16,7 +16,7 @@
  *   each; a refresh in cool-down leaves calls on the current token while it is valid.
  * - At most one refresh per call: the refresh margin is 60 s, or half the token's lifetime when that
  *   is shorter, and a token received after a call began serves that call whatever its margin.
- * - No call waits for a planned refresh (issue 19): past the refresh margin the refresh runs in the
+ * - No call waits for a planned refresh: past the refresh margin the refresh runs in the
  *   background (single flight) while calls keep the current token, until a hard margin of 10 s (a
  *   tenth of the lifetime, when shorter) before `exp`. A background refresh that fails starts the
  *   cool-down above and is tried again after it; calls are not failed while the token is valid.
@@ -69,7 +69,7 @@ export interface SessionDeps {
   /** Told of each sign-in and refresh (the metrics, when the `meter` option is given). */
   readonly observe?: (event: "sign-in" | "refresh") => void;
   /**
-   * The group's shared session (the `coordinator` option, issue 13): sign-in and refresh run under
+   * The group's shared session (the `coordinator` option): sign-in and refresh run under
    * its lock, and a process adopts the tokens another one stored instead of spending /auth again.
    */
   readonly share?: SessionShare | undefined;

@@ -1,5 +1,5 @@
 /**
- * Sign-in and refresh shared by a partner's processes (issue 13), loaded only when the
+ * Sign-in and refresh shared by a partner's processes, loaded only when the
  * `coordinator` option shares a session (never in a browser bundle's first chunk).
  *
  * Both run under the group's lock. Under the lock the record is read again: tokens another process

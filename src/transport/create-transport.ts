@@ -41,7 +41,7 @@ export interface TransportDeps {
   readonly session: () => Session;
   /** The metrics policies, when the `meter` option is given. */
   readonly metrics?: ClientMetrics | undefined;
-  /** The server's clock, learned from every response's Date (issue 19). */
+  /** The server's clock, learned from every response's Date. */
   readonly clock: ServerClock;
   /** Told of a described operation's 2xx that could not be read as JSON (drift, option `onDrift`). */
   readonly onUnparsed?: ((op: OperationInfo, response: Response) => void) | undefined;
@@ -53,7 +53,7 @@ export interface Transport {
   (request: Request | OutgoingRequest): Promise<Response>;
   /** The partner's shared state (its slots, pace and cool-down: the `coordinator` option). */
   readonly partnerFor: (partnerId: string | undefined) => PartnerCoordination;
-  /** The partner's rate state now (issue 19). */
+  /** The partner's rate state now. */
   readonly rateState: (partnerId: string | undefined) => RateState;
 }
 
@@ -64,7 +64,7 @@ const CARRIES_SECRET = /^\/auth(\/|$)/;
 export function createTransport(deps: TransportDeps): Transport {
   const { config, redactor, logger } = deps;
   // The partner's slots and pace: in the process by default, shared with every client configured
-  // alike; across processes with a `coordinator` (issue 13).
+  // alike; across processes with a `coordinator`.
   const coordinator = config.coordinator ?? localCoordinator;
   const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
   const partners = new Map<string | undefined, PartnerCoordination>();

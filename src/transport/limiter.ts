@@ -7,7 +7,7 @@ import { type Waiter, WaitQueue } from "./wait-queue.ts";
  * Adaptive concurrency (Section 8.4): at most `max` calls in flight; after a 429, at most
  * `reduced` until `quietMs` pass without another 429.
  *
- * Two lanes (issue 19): a call with `priority: "low"` waits in the background lane. A free slot goes
+ * Two lanes: a call with `priority: "low"` waits in the background lane. A free slot goes
  * to the interactive lane first; while both lanes wait, every BACKGROUND_EVERY-th grant goes to the
  * background lane, so a background job is slowed, never starved (it gets at least 1 slot in
  * BACKGROUND_EVERY that free up). Within a lane, first come, first served. A waiter whose signal
@@ -28,13 +28,13 @@ const BACKGROUND_EVERY = 4;
 /**
  * What a waiter's promise settles with once its slot is granted: made from the release function,
  * the caller's context and when it began to wait. A shared function and a context, not a closure
- * per call (issue 18: memory per queued call).
+ * per call (memory per queued call).
  */
 export type OnGrant<T, C> = (release: () => void, context: C, since: number) => T | Promise<T>;
 
 /**
  * A call waiting for a slot: a class, so that a queued call costs one small object and its
- * promise, with no closure of its own (issue 18: memory per queued call).
+ * promise, with no closure of its own (memory per queued call).
  */
 class SlotWaiter implements Waiter<() => void>, AbortFollower {
   gone?: boolean;
@@ -165,7 +165,7 @@ export class ConcurrencyLimiter {
   /**
    * Resolves with what `onGrant` returns for the release function, `context` and the time the
    * waiter began to wait, once a slot is free (what it throws rejects): one promise per waiting
-   * call, no continuation of its own (issue 18: memory and abort cost of queued calls). Without
+   * call, no continuation of its own (memory and abort cost of queued calls). Without
    * `onGrant`, with the release function.
    */
   acquireThen<T, C>(

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry metrics (issue 19, item 5), only when the `meter` option is given: otherwise no
+ * OpenTelemetry metrics, only when the `meter` option is given: otherwise no
  * instrument is created and neither policy is in the list. Like tracing, `@opentelemetry/api` is a
  * type-only dependency.
  *

@@ -47,7 +47,7 @@ export interface OutgoingInit extends RequestInit {
   audienceExpectJson?: boolean | undefined;
   /**
    * The monotonic ms (internal/clock.ts) by which the call must end: set by helpers with a
-   * `deadlineMs` spanning several calls (issue 19). The client's `retry.deadlineMs` still applies.
+   * `deadlineMs` spanning several calls. The client's `retry.deadlineMs` still applies.
    */
   audienceDeadlineAt?: number | undefined;
   /** A call's own `fetch` (openapi-fetch's per-request option): the attempts end in it. */
@@ -73,8 +73,7 @@ const OWN = new Set([
 ]);
 
 /**
- * What the caller gave a call that the transport passes on to `fetch` unchanged (issue 18, family
- * 1): the Fetch standard's `credentials`, `cache`, `keepalive`, `mode`, `referrer`,
+ * What the caller gave a call that the transport passes on to `fetch` unchanged: the Fetch standard's `credentials`, `cache`, `keepalive`, `mode`, `referrer`,
  * `referrerPolicy`, `integrity`, `priority`, and any other init property (Next.js reads `next`).
  * Undefined when there is none (the common case allocates nothing).
  */
@@ -101,7 +100,7 @@ export class OutgoingRequest {
   readonly audienceDeadlineAt: number | undefined;
   readonly audienceFetch: ((request: Request) => Promise<Response>) | undefined;
   readonly audienceRequest: typeof Request | undefined;
-  /** The Fetch standard's `priority`: "low" puts the call in the partner's background lane (issue 19). */
+  /** The Fetch standard's `priority`: "low" puts the call in the partner's background lane. */
   readonly priority: RequestPriority | undefined;
   /** The init fields passed on to `fetch` as given (passThroughOf). */
   readonly passThrough: Record<string, unknown> | undefined;

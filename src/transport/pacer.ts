@@ -217,7 +217,7 @@ export class RatePacer {
 
   /**
    * Starts pacing at `rate` calls per second as if measured: a process's share of a partner's pace
-   * it knew from elsewhere (a coordinator that lost its shared state, issue 13).
+   * it knew from elsewhere (a coordinator that lost its shared state).
    */
   startAt(rate: number): void {
     this.#cut(this.#now(), rate, rate, true);

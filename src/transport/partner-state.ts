@@ -1,5 +1,5 @@
 /**
- * The default coordinator's partner state (issue 13, item 1): slots and pace shared in the process.
+ * The default coordinator's partner state: slots and pace shared in the process.
  * The API's limits are per partner, not per client (Sections 5, 8): two clients of one partner at
  * one environment share one limiter and one pacer, so together they hold at most 8 calls in flight
  * (4 after a 429), and a 429 one of them meets slows both.
@@ -48,7 +48,7 @@ export class LocalPartner implements PartnerCoordination {
 
   #slot(request: TurnRequest): Promise<Turn> {
     // Made when the slot is granted, in the limiter's one promise: a waiting call holds no
-    // suspended frame, promise or closure of its own (issue 18: memory and abort cost of queued calls).
+    // suspended frame, promise or closure of its own (memory and abort cost of queued calls).
     return this.limiter.acquireThen(request.signal, request.lane, this.#granted, request);
   }
 
@@ -61,7 +61,7 @@ export class LocalPartner implements PartnerCoordination {
       : this.#paced(release, ticket, slotWaitMs);
   };
 
-  /** The pacer's ticket, unless the turn would come after the call's deadline (issue 19). */
+  /** The pacer's ticket, unless the turn would come after the call's deadline. */
   #checkedTake(request: TurnRequest, release: () => void): PaceTicket | Promise<PaceTicket> {
     const pacer = this.pacer;
     if (!pacer) return 0;

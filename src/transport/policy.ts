@@ -47,7 +47,7 @@ export interface CallContext {
   readonly requestClass: typeof Request | undefined;
   /** The caller's init fields for `fetch` (credentials, cache, keepalive, `next`, …), passed on as given. */
   readonly passThrough: Record<string, unknown> | undefined;
-  /** The partner's queue the call waits in: "background" for `priority: "low"` (issue 19). */
+  /** The partner's queue the call waits in: "background" for `priority: "low"`. */
   readonly lane: Lane;
   /** Aborts on the caller's signal or at the call's deadline (internal/call-signal.ts), if either is set. */
   readonly signal: AbortSignal | undefined;

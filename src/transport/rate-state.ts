@@ -1,5 +1,5 @@
 /**
- * The partner's rate state as a plain snapshot (issue 19, item 4): what the limiter, the pacer and
+ * The partner's rate state as a plain snapshot: what the limiter, the pacer and
  * the server's clock know, for `client.rateState()`, for the `RateLimitError` of a call that ran
  * out of retries, and for `onRateStateChange`. A snapshot is built only when asked for.
  */

@@ -1,5 +1,5 @@
 /**
- * How a call reaches `fetch`, and the request path's one shortcut (issue 18, design items 1, 8).
+ * How a call reaches `fetch`, and the request path's one shortcut.
  *
  * The contract is openapi-fetch's: user code — a `fetch` (the client's option or a call's own)
  * or a middleware — gets real `Request`s, built with the caller's `Request` class (the call's

@@ -1,7 +1,7 @@
 /**
  * A first-in-first-out queue of waiters in which a waiter that gives up (its signal aborted) leaves
  * in constant time: it is marked and skipped when its turn comes, and the array is compacted once
- * the skipped outnumber the live. Aborting n queued calls is linear, not quadratic (issue 18: 100 000
+ * the skipped outnumber the live. Aborting n queued calls is linear, not quadratic (100 000
  * aborts took 4.9 s with `indexOf` + `splice`). Used by the limiter (per lane) and the pacer.
  */
 export interface Waiter<T> {

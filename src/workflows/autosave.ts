@@ -14,7 +14,7 @@ export interface AutosaverOptions<T> {
   readonly debounceMs?: number;
   /**
    * Told when the saver starts and stops having work (an edit waiting, in flight, or kept after a
-   * failure): its owner is kept alive meanwhile (issue 18: setup handles released when idle).
+   * failure): its owner is kept alive meanwhile (setup handles released when idle).
    */
   onPending?: (pending: boolean) => void;
   /** Told of every failed save, including those nobody awaits. The edit stays pending. */

@@ -1,5 +1,5 @@
 /**
- * One convention for the helpers' last argument (issue 18, design item 5): an options object with
+ * One convention for the helpers' last argument: an options object with
  * `signal`, `deadlineMs` and `priority`. A bare AbortSignal is still accepted where a helper took
  * one before, so existing calls keep working.
  */

@@ -61,10 +61,10 @@ export interface WaitOptions {
   timeoutMs?: number;
   /**
    * One deadline across every fetch and wait of the poll: a wait that would end after it fails at
-   * once with a TimeoutError carrying `retryAt` (issue 19).
+   * once with a TimeoutError carrying `retryAt`.
    */
   deadlineMs?: number;
-  /** `"low"` polls in the partner's background lane (issue 19: interactive calls go first). */
+  /** `"low"` polls in the partner's background lane (interactive calls go first). */
   priority?: "high" | "low" | "auto";
   /** Aborting stops the wait. */
   signal?: AbortSignal;

@@ -1,5 +1,5 @@
 /**
- * One deadline across a helper's calls (issue 19, item 7). A helper given `deadlineMs` fixes the
+ * One deadline across a helper's calls. A helper given `deadlineMs` fixes the
  * moment it must end, on the monotonic clock, when it starts; each of its calls carries that
  * moment (the transport's waits — backoff, Retry-After, the pace — that would end after it fail at
  * once, their error carrying `retryAt`), and so do the helper's own waits (a poll's interval).

@@ -18,12 +18,12 @@ export interface ListOptions {
   /** Aborting stops the iteration; no further page is fetched. */
   signal?: AbortSignal;
   /**
-   * One deadline for the whole list, every page's request and wait included (issue 19): a wait
+   * One deadline for the whole list, every page's request and wait included: a wait
    * (backoff, Retry-After, the pace) that would end after it fails at once, its error carrying
    * `retryAt`. Counted from the first page.
    */
   deadlineMs?: number;
-  /** `"low"` reads the list in the partner's background lane (issue 19: interactive calls go first). */
+  /** `"low"` reads the list in the partner's background lane (interactive calls go first). */
   priority?: "high" | "low" | "auto";
 }
 

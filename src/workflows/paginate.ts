@@ -47,7 +47,7 @@ export interface PaginateOptions<T> {
   /** Aborting rejects the iteration with the signal's reason; no further page is fetched. */
   readonly signal?: AbortSignal;
   /**
-   * One deadline for the whole iteration (issue 19), counted from the first page: each page's
+   * One deadline for the whole iteration, counted from the first page: each page's
    * request gets the time left (`PageRequest.deadlineMs`), and no page starts after it (a
    * TimeoutError). Time the consumer spends between pages counts too.
    */

@@ -12,14 +12,14 @@ import type { PublishedClusterEdit, SetupPayload, SetupProcess } from "./setup-p
 import type { SetupStates } from "./setup-state.ts";
 
 // Section 7: "PUT on draft endpoint after publish: rejected (code not given)" — these are the
-// statuses a rejection of that kind plausibly takes; see assumptions in README. The status alone
+// statuses a rejection of that kind plausibly takes; see docs/SPECIFICATION-GAPS.md. The status alone
 // proves nothing (a 400 is also a field error): see publishedEvidence.
 const PUT_REJECTED = new Set([400, 405, 409, 412, 422]);
 
 /**
  * Whether a rejected PUT is the "after publish" rejection: only when the client knows the setup
  * is published, or the response says so — a published form of the setup in the body, or an
- * error code that names publication (the code is not documented; see assumptions in README).
+ * error code that names publication (the code is not documented; see docs/SPECIFICATION-GAPS.md).
  */
 function publishedEvidence(error: ApiError, state: SetupState): boolean {
   return state === "published" || isPublishedForm(error.body) || /publish/i.test(error.code ?? "");
