@@ -1,6 +1,5 @@
 /**
- * What becomes URL or header text is checked where it enters, before anything is sent (Hardening
- * II, item 3). Without this, a lone surrogate in an id or a query value is a raw URIError from
+ * What becomes URL or header text is checked where it enters, before anything is sent. Without this, a lone surrogate in an id or a query value is a raw URIError from
  * encodeURIComponent, a `Date` or `Map` query value is dropped in silence (it has no own
  * entries), a nested object is a raw TypeError and a cyclic array a RangeError, and a header value
  * outside Latin-1 is a raw TypeError quoting the value. Each is a `ValidationError` issue naming
