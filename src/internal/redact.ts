@@ -243,7 +243,12 @@ function textForms(secret: string): string[] {
   }
   // Percent-encoding: URI components, forms (`+` for a space), encoded twice, Latin-1 and `%uXXXX`
   // (the legacy `escape`), each in either hex case.
-  const percent: string[] = [escape(secret)];
+  const legacy = escape(secret);
+  // …and with the characters `escape` keeps encoded too (every one but letters and digits).
+  const percent: string[] = [
+    legacy,
+    legacy.replace(/[@*_+\-./]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+  ];
   try {
     const uri = encodeURIComponent(secret);
     percent.push(

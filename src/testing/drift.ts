@@ -33,7 +33,7 @@ export function requiredFieldsOf(descriptionPath: string): RequiredFields {
     ref ? table?.[ref.split("/").pop() ?? ""] : undefined;
   const table: Array<{ method: string; pattern: RegExp; required: string[] }> = [];
   for (const [template, operations] of Object.entries(description.paths ?? {})) {
-    const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`);
+    const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^{}]+\}/g, "[^/]+")}$`);
     for (const [method, operation] of Object.entries(operations)) {
       for (const [status, declared] of Object.entries(operation.responses ?? {})) {
         if (!status.startsWith("2")) continue;

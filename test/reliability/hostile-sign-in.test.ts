@@ -71,10 +71,7 @@ describe("hostile sign-in bodies cost linear time", () => {
     const token = jwt({ exp: exp(), big: "é?x".repeat(3_000) });
     const redactor = new Redactor();
     redactor.set("id", token);
-    // Not `latin1` (every character but letters and digits percent-encoded, `.`, `-`, `_`
-    // included): no form of the redactor covers it, for a token of any length.
-    const { latin1: _notCovered, ...forms } = echoForms(token);
-    for (const [form, text] of Object.entries(forms)) {
+    for (const [form, text] of Object.entries(echoForms(token))) {
       const shown = redactor.text(`before ${text} after`);
       expect(findSecret(shown, token), form).toBeUndefined();
       expect(shown, form).toMatch(/^before .*\[REDACTED\].* after$/s);

@@ -45,6 +45,14 @@ function textForms(secret: string): string[] {
       : `%u${code.toString(16).toUpperCase().padStart(4, "0")}`;
   }).join("");
   forms.add(legacy);
+  // …and every character but letters and digits encoded (`.`, `-`, `_`, `~` too), in either hex case.
+  const strict = Array.from(secret, (c) => {
+    const code = c.charCodeAt(0);
+    if (/[A-Za-z0-9]/.test(c)) return c;
+    return code < 256 ? `%${code.toString(16).padStart(2, "0")}` : `%u${code.toString(16).padStart(4, "0")}`;
+  }).join("");
+  forms.add(strict);
+  forms.add(strict.replace(/%u?[0-9a-f]+/g, (m) => m.toUpperCase().replace("%U", "%u")));
   try {
     forms.add(encodeURIComponent(encodeURIComponent(secret)));
   } catch {
