@@ -26,15 +26,27 @@ export interface SuspectPattern {
   readonly scaling: Scaling;
 }
 
+/**
+ * A quadratic case can run for hours: the child is killed past this (below the tests' 120 s), and
+ * when the test process exits, so that it never outlives the run that started it.
+ */
+const CHILD_LIMIT_MS = 110_000;
+
 function runChild<T>(args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", CHILD, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const kill = () => child.kill("SIGKILL");
+    const timer = setTimeout(kill, CHILD_LIMIT_MS);
+    process.once("exit", kill);
     let out = "";
     let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c));
     child.stderr.on("data", (c: Buffer) => (err += c));
     child.on("error", reject);
     child.on("close", (code) => {
+      clearTimeout(timer);
+      process.off("exit", kill);
+      if (code === null) return reject(new Error(`linear-time child killed after ${CHILD_LIMIT_MS} ms: ${err}`));
       if (code !== 0) return reject(new Error(`linear-time child exited ${code}: ${err}`));
       try {
         resolve(JSON.parse(out) as T);
