@@ -7,6 +7,7 @@ import { isNonIdempotentWrite, isOpenPath } from "./faults.ts";
 import { describeRequest, type RecordedRequest } from "./recorded-request.ts";
 import { attemptChains, outcome, retryOf } from "./retry-chains.ts";
 
+/** @inline */
 type Log = readonly RecordedRequest[];
 
 const label = (r: RecordedRequest): string => `${r.requestId} ${describeRequest(r)}`;

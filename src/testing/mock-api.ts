@@ -18,7 +18,12 @@ export interface MockApi {
   /** The media host, `http://127.0.0.1:<port>/api/media`: what the client derives from `baseUrl` by default. */
   readonly mediaUrl: string;
   /** A username and password that sign in (any non-empty pair does; Section 5.1). */
-  readonly credentials: Readonly<{ username: string; password: string }>;
+  readonly credentials: Readonly<{
+    /** The username to sign in with. */
+    username: string;
+    /** Its password (the mock accepts any non-empty one). */
+    password: string;
+  }>;
   /** The partner the mock serves: its IdTokens' groups claim names it (Section 5.3). */
   readonly partnerId: string;
   /** The scenario in force. */
