@@ -31,12 +31,10 @@ import {
 } from "./lib/api-report.ts";
 import { classifyChanges } from "./lib/classify-changes.ts";
 import { checkFixtures, formatFailures } from "./lib/consumer-fixtures.ts";
+import { type Doc, deref, isObject, type Json } from "./lib/json-ref.ts";
 import { runNode } from "./lib/run-node.ts";
 import { semverBump } from "./lib/semver-bump.ts";
 import { buildReport, formatMarkdown, formatText, type Report, type Step } from "./lib/vendor-report.ts";
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Doc = { [key: string]: Json };
 
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 /** Keys that do not change the contract (prose, grouping): a change limited to these is reported apart. */
@@ -58,32 +56,6 @@ export interface OperationsDiff {
   readonly proseOnly: string[];
   readonly unchanged: number;
   readonly versions: { before: string | undefined; after: string | undefined };
-}
-
-const isObject = (value: Json | undefined): value is { [key: string]: Json } =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-function pointer(doc: Doc, ref: string): Json | undefined {
-  if (!ref.startsWith("#/")) return undefined;
-  let node: Json | undefined = doc;
-  for (const raw of ref.slice(2).split("/")) {
-    const part = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    node = isObject(node) ? node[part] : Array.isArray(node) ? node[Number(part)] : undefined;
-  }
-  return node;
-}
-
-/** Resolves local `$ref`s; a cycle is left as `{ $ref }` at the point it closes. */
-function deref(doc: Doc, node: Json, stack: readonly string[] = []): Json {
-  if (Array.isArray(node)) return node.map((n) => deref(doc, n, stack));
-  if (!isObject(node)) return node;
-  const ref = node.$ref;
-  if (typeof ref === "string") {
-    const target = pointer(doc, ref);
-    if (target === undefined || stack.includes(ref)) return { $ref: ref };
-    return deref(doc, target, [...stack, ref]);
-  }
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(doc, v, stack)]));
 }
 
 /** Parameters as an object keyed `in:name`, so that their order is not a change. */

@@ -21,9 +21,9 @@
  * vendor change that an overlay already patches over (the bearer security scheme, the
  * query-string operations) makes no difference here and is not reported.
  */
+import { type Doc, deref, isObject, type Json, lookup } from "./json-ref.ts";
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Doc = { [key: string]: Json };
+export type { Doc } from "./json-ref.ts";
 export type Severity = "breaking" | "additive" | "prose";
 
 export interface Change {
@@ -68,8 +68,6 @@ const UPPER = new Set(["maximum", "exclusiveMaximum", "maxLength", "maxItems", "
 const EXACT = new Set(["pattern", "format", "multipleOf", "uniqueItems", "contentEncoding", "contentMediaType"]);
 const SEVERITY_ORDER: Record<Severity, number> = { breaking: 0, additive: 1, prose: 2 };
 
-const isObject = (value: Json | undefined): value is { [key: string]: Json } =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 const same = (a: Json | undefined, b: Json | undefined) => JSON.stringify(a) === JSON.stringify(b);
 const escapePart = (part: string) => part.replaceAll("~", "~0").replaceAll("/", "~1");
 const join = (ptr: string, ...parts: (string | number)[]) =>
@@ -81,29 +79,6 @@ const show = (value: Json | undefined): string => {
 };
 const isJsonMedia = (type: string) => /^application\/(.+\+)?json(;|$)/i.test(type);
 const isSuccess = (status: string) => /^2(\d\d|XX)$/i.test(status);
-
-function lookup(doc: Doc, ref: string): Json | undefined {
-  if (!ref.startsWith("#/")) return undefined;
-  let node: Json | undefined = doc;
-  for (const raw of ref.slice(2).split("/")) {
-    const part = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    node = isObject(node) ? node[part] : Array.isArray(node) ? node[Number(part)] : undefined;
-  }
-  return node;
-}
-
-/** Resolves local `$ref`s; a cycle is left as `{ $ref }` where it closes. */
-function deref(doc: Doc, node: Json, stack: readonly string[] = []): Json {
-  if (Array.isArray(node)) return node.map((n) => deref(doc, n, stack));
-  if (!isObject(node)) return node;
-  const ref = node.$ref;
-  if (typeof ref === "string") {
-    const target = lookup(doc, ref);
-    if (target === undefined || stack.includes(ref)) return { $ref: ref };
-    return deref(doc, target, [...stack, ref]);
-  }
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(doc, v, stack)]));
-}
 
 /** A node where `$ref` has been followed (to any depth), with the pointer it was found at. */
 interface At {
