@@ -288,7 +288,9 @@ describe("drift (Section 9.2)", () => {
     expect(statuses).toContain(200); // a 200 without its required id
     // The client checks drift off the call's path (its checker loads lazily): wait for the reports.
     for (const end = Date.now() + 5_000; reports.length < 2 && Date.now() < end; ) await sleep(20);
-    expect(reports.map((r) => r.status).sort()).toEqual([200, 203]);
+    // Each kind is reported (the first of each status is always checked); a later 200 may be
+    // sampled too (driftSampleRate, 1 % of the rest), so the statuses are compared as a set.
+    expect([...new Set(reports.map((r) => r.status))].sort()).toEqual([200, 203]);
     expect(reports.flatMap((r) => r.problems).join(" ")).toMatch(/203|id/);
   });
 });
