@@ -3,6 +3,7 @@
  * each throws an `Error` whose message names the rule, the requests by their `x-request-id`, and
  * the section, so vitest, Jest and `node:test` report it as it is.
  */
+import { SPEC } from "../limits.ts";
 import { isNonIdempotentWrite, isOpenPath } from "./faults.ts";
 import { describeRequest, type RecordedRequest } from "./recorded-request.ts";
 import { attemptChains, outcome, retryOf } from "./retry-chains.ts";
@@ -106,7 +107,8 @@ export interface SpacingOptions {
  * test was given lower retry options.
  */
 export function expectSpacedRetries(requests: Log, options: SpacingOptions = {}): void {
-  const { minDelayMs = 350, afterRateLimitMs = 5_000 } = options;
+  const { minDelayMs = SPEC.backoffBaseMs * (1 - SPEC.backoffJitter), afterRateLimitMs = SPEC.rateLimitWaitMinMs } =
+    options;
   for (const failed of requests) {
     const retry = retryOf(requests, failed);
     if (!retry || failed.endedAt === undefined) continue;

@@ -36,6 +36,7 @@ export const NO_FAULTS: Faults = Object.freeze({
   instead: () => undefined,
   dropAnswer: () => false,
   alter: (_request: FaultRequest, answer: Answer) => answer,
+  // Section 5.2 says an access token lives "about 1 hour"; the mock's tokens live exactly that.
   tokenLifetimeMs: 3_600_000,
   refreshRefused: false,
   skewMs: 0,
