@@ -1,6 +1,6 @@
 /** Turns a raw `{ data, error, response }` result into its data, or throws the typed error. */
 import { errorFromResponse } from "./errors/from-response.ts";
-import { redactorOf } from "./internal/call-record.ts";
+import { carriedBy } from "./internal/call-record.ts";
 import { Redactor } from "./internal/redact.ts";
 
 /** What openapi-fetch (and so every raw call of the client) resolves to. */
@@ -23,5 +23,6 @@ interface RawResult<T> {
 export function unwrap<T>(result: RawResult<T>): T {
   const { response } = result;
   if (response.ok && result.error === undefined) return result.data as T;
-  throw errorFromResponse(response, result.error, redactorOf(response) ?? new Redactor());
+  const carried = carriedBy(result);
+  throw errorFromResponse(response, result.error, carried?.redactor ?? new Redactor(), carried?.record());
 }

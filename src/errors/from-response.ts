@@ -1,6 +1,6 @@
 /** The one factory that maps an HTTP error response to its error class. */
 import { errorCodeOf } from "../assumptions.ts";
-import { type CallRecord, recordOf } from "../internal/call-record.ts";
+import type { CallRecord } from "../internal/call-record.ts";
 import { isNotForThisToken } from "../internal/not-for-partner-tokens.ts";
 import type { Redactor } from "../internal/redact.ts";
 import {
@@ -53,9 +53,8 @@ export function errorFromResponse(
   response: Response,
   body: unknown,
   redactor: Redactor,
-  fallback?: Partial<CallRecord>,
+  record: Partial<CallRecord> = {},
 ): ApiError {
-  const record = { ...fallback, ...recordOf(response) };
   const status = response.status;
   const safeBody = redactor.value(body);
   const code = errorCodeOf(safeBody);

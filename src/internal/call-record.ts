@@ -1,7 +1,7 @@
 /**
- * What the transport learned about one logical call, attached to its final Response when that is an
- * error, so that the error factory (and `unwrap`) can build errors and support reports without
- * re-deriving anything.
+ * What the transport learned about one logical call (its outcome's `record`, by value), so that
+ * the error factory and `unwrap` build errors and support reports without re-deriving anything.
+ * A call's result carries it (`withRecord`), with the redactor of the client that made it.
  */
 import type { RedactedRequest } from "../errors/audience-error.ts";
 import type { RateState } from "../rate-state.ts";
@@ -28,20 +28,23 @@ export interface CallRecord {
   readonly rateState?: RateState | undefined;
 }
 
-const records = new WeakMap<Response, { record: CallRecord | (() => CallRecord); redactor: Redactor }>();
+/** A raw result, as openapi-fetch resolves it. */
+export type CallResult = { data?: unknown; error?: unknown; response: Response };
 
-/** Attaches the record, or a function that builds it when first asked (most calls never are). */
-export function attachRecord(response: Response, record: CallRecord | (() => CallRecord), redactor: Redactor): void {
-  records.set(response, { record, redactor });
+const RECORD = Symbol();
+
+interface Carried {
+  readonly record: () => CallRecord;
+  readonly redactor: Redactor;
 }
 
-export function recordOf(response: Response): CallRecord | undefined {
-  const entry = records.get(response);
-  if (entry && typeof entry.record === "function") entry.record = entry.record();
-  return entry?.record as CallRecord | undefined;
+/**
+ * Puts the call's record on its result, as a property that is not enumerable (a result logged or
+ * compared shows `data`, `error` and `response` only).
+ */
+export function withRecord(result: CallResult, record: () => CallRecord, redactor: Redactor): void {
+  Object.defineProperty(result, RECORD, { value: { record, redactor } satisfies Carried });
 }
 
-/** The redactor of the client that made the call (it knows that client's secrets). */
-export function redactorOf(response: Response): Redactor | undefined {
-  return records.get(response)?.redactor;
-}
+/** The record and redactor a result of the client carries; undefined for one made elsewhere. */
+export const carriedBy = (result: object): Carried | undefined => (result as { [RECORD]?: Carried })[RECORD];

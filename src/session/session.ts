@@ -43,6 +43,7 @@ import { withTimeout } from "../internal/with-timeout.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
 import { backoffDelayMs, rateLimitDelayMs } from "../transport/backoff.ts";
+import type { Outcome } from "../transport/create-transport.ts";
 import { OutgoingRequest } from "../transport/outgoing.ts";
 import { expiredBeforeArrivalMs } from "./arrival.ts";
 import { partnerFromIdToken } from "./partner.ts";
@@ -56,7 +57,7 @@ export interface SessionDeps {
   /** The caller's logger, redacted and unable to throw. */
   readonly logger: Logger;
   /** The client's transport: sign-in and refresh get the same retries and limits as any call. */
-  readonly send: (request: OutgoingRequest) => Promise<Response>;
+  readonly send: (request: OutgoingRequest) => Promise<Outcome>;
   /** Wall clock (token expiry), the server's when known. */
   readonly now?: () => number;
   /** Whether `now` is the server's time learned from a response's Date (session/arrival.ts). */
@@ -355,11 +356,12 @@ export class Session {
         if (this.#stillValid()) return this.#postpone();
         throw cooling;
       }
-      const response = await this.#send("/auth/refresh_token", { token: refreshToken }, true);
-      if (!response) return this.#postpone(); // a transient failure; the token is still valid
+      const answer = await this.#send("/auth/refresh_token", { token: refreshToken }, true);
+      if (!answer) return this.#postpone(); // a transient failure; the token is still valid
+      const { response } = answer;
       const body = await this.#json(response);
       this.#deps.inspect?.("/auth/refresh_token", response, body);
-      const access = response.ok ? this.#access(response, body) : undefined;
+      const access = response.ok ? this.#access(answer, body) : undefined;
       if (access) {
         const next = {
           accessToken: access,
@@ -373,7 +375,7 @@ export class Session {
         return this.#store(next as SessionTokens);
       }
       if (!response.ok && !REFUSED.has(response.status)) {
-        const error = errorFromResponse(response, body, this.#deps.redactor);
+        const error = errorFromResponse(response, body, this.#deps.redactor, answer.record());
         this.#startCoolDown(error);
         if (this.#stillValid()) return this.#postpone();
         throw error;
@@ -383,7 +385,7 @@ export class Session {
       this.#tokens = rest;
       if (!this.#credentials) {
         const error = this.#authError(
-          response,
+          answer,
           response.ok
             ? "the refresh response carried no usable AccessToken and no credentials were given"
             : `the refresh token was refused (HTTP ${response.status}) and no credentials were given`,
@@ -416,24 +418,25 @@ export class Session {
       });
     const cooling = this.#coolingDown();
     if (cooling) throw cooling;
-    const response = await this.#send("/auth", { username: credentials.username, password: credentials.password });
-    if (!response) throw this.#coolDown?.error; // #send started the cool-down
+    const answer = await this.#send("/auth", { username: credentials.username, password: credentials.password });
+    if (!answer) throw this.#coolDown?.error; // #send started the cool-down
+    const { response } = answer;
     const body = await this.#json(response);
     this.#deps.inspect?.("/auth", response, body);
     if (!response.ok) {
       if (REFUSED.has(response.status))
-        throw this.#refuse(this.#authError(response, `sign-in refused (HTTP ${response.status})`, body));
-      const error = errorFromResponse(response, body, this.#deps.redactor);
+        throw this.#refuse(this.#authError(answer, `sign-in refused (HTTP ${response.status})`, body));
+      const error = errorFromResponse(response, body, this.#deps.redactor, answer.record());
       this.#startCoolDown(error);
       throw error;
     }
-    const access = this.#access(response, body);
+    const access = this.#access(answer, body);
     const refresh = this.#field(body, TOKEN_FIELDS.refresh, "refresh");
     const id = this.#field(body, TOKEN_FIELDS.id, "id");
     if (!access) {
       throw this.#refuse(
         this.#authError(
-          response,
+          answer,
           "the sign-in returned no tokens (HTTP 200 without an AccessToken: an MFA challenge or another step the client cannot complete)",
           body,
         ),
@@ -453,7 +456,7 @@ export class Session {
    * POSTs to the /auth family. A transient failure that ended without a response (network,
    * timeout) starts the cool-down and resolves undefined when `tolerant`; else it is thrown.
    */
-  async #send(path: string, body: unknown, tolerant = false): Promise<Response | undefined> {
+  async #send(path: string, body: unknown, tolerant = false): Promise<Outcome | undefined> {
     const url = `${this.#deps.config.baseUrl.href.replace(/\/$/, "")}${path}`;
     try {
       return await this.#deps.send(
@@ -584,22 +587,23 @@ export class Session {
    * call, so a token that is not header text (CR, LF, NUL, non-Latin-1) is refused here, with an
    * error that does not quote it, instead of failing every call with a raw TypeError that does.
    */
-  #access(response: Response, body: unknown): string | undefined {
+  #access(answer: Outcome, body: unknown): string | undefined {
     const value = this.#field(body, TOKEN_FIELDS.access, "access");
     if (value === undefined) return undefined;
     const issue = /\s/.test(value) ? "has whitespace" : headerValueIssue(value);
     if (issue)
-      throw this.#refuse(this.#authError(response, `the AccessToken received is not header text: it ${issue}`, body));
-    const late = expiredBeforeArrivalMs(value, response, this.#deps.serverTimeKnown?.() ? this.#now : undefined);
+      throw this.#refuse(this.#authError(answer, `the AccessToken received is not header text: it ${issue}`, body));
+    const late = expiredBeforeArrivalMs(value, answer.response, this.#deps.serverTimeKnown?.() ? this.#now : undefined);
     if (late === undefined) return value;
     const why = `the AccessToken received had expired ${Math.ceil(late / 1000)} s before the response's own Date`;
-    const error = this.#authError(response, `${why} (its exp is judged in the server's time, Section 5.2)`, body);
+    const error = this.#authError(answer, `${why} (its exp is judged in the server's time, Section 5.2)`, body);
     this.#startCoolDown(error, true); // the next sign-in would likely bring the same: /auth's budget is tight
     throw error;
   }
 
-  #authError(response: Response, why: string, body?: unknown): AuthenticationError {
-    const error: ApiError = errorFromResponse(response, body, this.#deps.redactor);
+  #authError(answer: Outcome, why: string, body?: unknown): AuthenticationError {
+    const { response } = answer;
+    const error: ApiError = errorFromResponse(response, body, this.#deps.redactor, answer.record());
     return new AuthenticationError(
       `Authentication failed: ${why}${error.requestId ? ` [request id ${error.requestId}]` : ""}`,
       { ...error, status: response.status, expected: "a session" },

@@ -17,19 +17,20 @@ const SLOTS: ReadonlyArray<readonly [SecretSlot, string]> = [
 
 export function authSecretsPolicy(redactor: Redactor): Policy {
   return async (attempt, ctx, next) => {
-    const response = await next(attempt, ctx);
-    if (!ctx.secretBody || !response.ok || response.body === null) return response;
+    const reply = await next(attempt, ctx);
+    const { response } = reply;
+    if (!ctx.secretBody || !response.ok || response.body === null) return reply;
     let body: unknown;
     try {
       body = JSON.parse(await response.clone().text());
     } catch {
-      return response; // not JSON: no token the session would take from it either
+      return reply; // not JSON: no token the session would take from it either
     }
-    if (typeof body !== "object" || body === null) return response;
+    if (typeof body !== "object" || body === null) return reply;
     for (const [slot, field] of SLOTS) {
       const value = (body as Record<string, unknown>)[field];
       if (typeof value === "string" && value) redactor.set(slot, value);
     }
-    return response;
+    return reply;
   };
 }

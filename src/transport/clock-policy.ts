@@ -9,8 +9,8 @@ import type { Policy } from "./policy.ts";
 export function clockPolicy(clock: ServerClock): Policy {
   return async (attempt, ctx, next) => {
     const sentAt = Date.now();
-    const response = await next(attempt, ctx);
-    clock.observe(response.headers.get("date"), sentAt, Date.now());
-    return response;
+    const reply = await next(attempt, ctx);
+    clock.observe(reply.response.headers.get("date"), sentAt, Date.now());
+    return reply;
   };
 }

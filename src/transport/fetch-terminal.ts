@@ -4,12 +4,13 @@
  * (retryable), not a crash later in openapi-fetch; and the concurrency slot is held until the body
  * is complete.
  *
- * A 2xx of a typed call is parsed here, once, into the call's `data` (openapi-fetch is told not to
- * parse it again); every other response is handed on with its body read into memory.
+ * A 2xx of a call that reads JSON is parsed here, once, and handed back with the response (a
+ * Reply: openapi-fetch is told not to parse it again); every other response is handed on with its
+ * body read into memory.
  */
 import type { OperationInfo } from "../../generated/operations.ts";
 import { AttemptFailure, describeNetworkError } from "./failure.ts";
-import type { Attempt, CallContext, Next } from "./policy.ts";
+import type { Attempt, CallContext, Next, Reply } from "./policy.ts";
 import { readBody } from "./read-body.ts";
 import { checkedResponse, type FetchFn, sendAttempt } from "./send-attempt.ts";
 
@@ -28,7 +29,7 @@ export function fetchTerminal(
   maxResponseBytes: number,
   onUnparsed?: (op: OperationInfo, response: Response) => void,
 ): Next {
-  return async (attempt: Attempt, ctx: CallContext) => {
+  return async (attempt: Attempt, ctx: CallContext): Promise<Reply> => {
     // What the caller gave the call (credentials, cache, keepalive, `next`, …) goes on as given;
     // method, headers, body, signal and redirect are the transport's.
     const init: RequestInit = {
@@ -47,14 +48,11 @@ export function fetchTerminal(
       response = checkedResponse(await sendAttempt(attempt.url, init, ctx, fetchFn, requestClass));
       if (response.type === "opaqueredirect")
         throw new AttemptFailure("redirect", true, "redirect not followed (the runtime hides its target)");
-      const call = ctx.call;
-      if (call?.parseJson && response.ok && response.status !== 204 && ctx.method !== "HEAD") {
+      if (ctx.parseJson && response.ok && response.status !== 204 && ctx.method !== "HEAD") {
         const text = decoder.decode(await readBody(response, maxResponseBytes, requestId()));
-        call.data = text ? parseJson(text, response.headers.get("content-type"), requestId()) : undefined;
+        const data = text ? parseJson(text, response.headers.get("content-type"), requestId()) : undefined;
         // A user's middleware may read the body (response.clone().json()): hand it a readable one.
-        if (call.keepBody) response = bodyAgain(response, text);
-        call.parsedFrom = response;
-        return response;
+        return { response: ctx.keepBody ? bodyAgain(response, text) : response, parsed: { data } };
       }
       const body = await readBody(response, maxResponseBytes, requestId());
       if (response.ok && ctx.expectJson && body.byteLength > 0 && ctx.method !== "HEAD")
@@ -64,11 +62,12 @@ export function fetchTerminal(
       const headers = decodedHeaders(response);
       if (body.byteLength === 0) headers.set("content-length", "0");
       const nullBody = response.status === 204 || response.status === 304 || ctx.method === "HEAD";
-      return new Response(nullBody ? null : body, {
+      const read = new Response(nullBody ? null : body, {
         status: response.status,
         statusText: response.statusText,
         headers,
       });
+      return { response: read };
     } catch (error) {
       // A failure after the headers arrived (timeout, deadline, size) keeps their request id (Section 7).
       if (error instanceof AttemptFailure) {

@@ -6,8 +6,7 @@
 import { type PartnerCoordination, TooLate, type Turn } from "../coordination/coordinator.ts";
 import { SPEC } from "../limits.ts";
 import { AttemptFailure } from "./failure.ts";
-import type { CallInfo } from "./outgoing.ts";
-import type { CallContext, Policy } from "./policy.ts";
+import type { CallContext, Policy, Reply } from "./policy.ts";
 import { parseRetryAfter } from "./retry-after.ts";
 
 export interface LimiterPolicyDeps {
@@ -38,15 +37,15 @@ export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
     }
     if (turn.slotWaitMs !== undefined) ctx.slotWaitMs = turn.slotWaitMs;
     if (turn.paceWaitMs !== undefined) ctx.paceWaitMs = turn.paceWaitMs;
-    let response: Response;
+    let reply: Reply;
     try {
-      response = await next(attempt, ctx);
+      reply = await next(attempt, ctx);
     } catch (error) {
       turn.done({ kind: "no-response" });
       throw error;
     }
-    if (response.status === 429) {
-      const retryAfter = parseRetryAfter(response.headers.get("retry-after"), serverNow());
+    if (reply.response.status === 429) {
+      const retryAfter = parseRetryAfter(reply.response.headers.get("retry-after"), serverNow());
       turn.done({
         kind: "rate-limited",
         waitMs: retryAfter ?? SPEC.rateLimitWaitMinMs,
@@ -56,18 +55,18 @@ export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
       turn.done({ kind: "admitted" });
     }
     onResponse?.(ctx.partnerId);
-    return response;
+    return reply;
   };
 }
 
 /**
- * The turn the call took at admission (create-client.ts), once: for the partner the attempt goes
+ * The turn the call took at admission (call/admit.ts), once: for the partner the attempt goes
  * to; one taken for another partner (the session changed partner meanwhile) is given back unused.
  */
 function takeAdmitted(ctx: CallContext): Turn | undefined {
-  const admitted = ctx.call?.admitted;
+  const { admitted } = ctx;
   if (!admitted) return undefined;
-  (ctx.call as CallInfo).admitted = undefined;
+  ctx.admitted = undefined;
   if (admitted.partnerId === ctx.partnerId) return admitted.turn;
   admitted.turn.done({ kind: "no-response" });
   return undefined;

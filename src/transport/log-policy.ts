@@ -8,7 +8,8 @@ export function logPolicy(logger: Logger, now: () => number = monotonicNow): Pol
     const { method, path } = ctx;
     logger.debug?.("request start", { method, path });
     try {
-      const response = await next(attempt, ctx);
+      const reply = await next(attempt, ctx);
+      const { response } = reply;
       logger.debug?.("request end", {
         method,
         path,
@@ -17,7 +18,7 @@ export function logPolicy(logger: Logger, now: () => number = monotonicNow): Pol
         ms: now() - ctx.startedAt,
         requestId: response.headers.get("x-request-id") ?? undefined,
       });
-      return response;
+      return reply;
     } catch (error) {
       const e = error as { name?: string; requestId?: string };
       logger.warn?.("request failed", {

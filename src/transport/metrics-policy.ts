@@ -92,8 +92,9 @@ export function clientMetrics(meterLike: MeterLike, environment: URL): ClientMet
       let response: Response | undefined;
       let error: unknown;
       try {
-        response = await next(attempt, ctx);
-        return response;
+        const reply = await next(attempt, ctx);
+        response = reply.response;
+        return reply;
       } catch (e) {
         error = e;
         throw e;

@@ -8,10 +8,10 @@
  * again without cloning anything.
  */
 import type { OperationInfo } from "../../generated/operations.ts";
+import type { Turn } from "../coordination/coordinator.ts";
 import type { CallRecord } from "../internal/call-record.ts";
 import type { RateState } from "../rate-state.ts";
 import type { Lane } from "./limiter.ts";
-import type { CallInfo } from "./outgoing.ts";
 
 /** One attempt as the policies see it. */
 export interface Attempt {
@@ -24,6 +24,12 @@ export interface Attempt {
   signal: AbortSignal | undefined;
 }
 
+/** A turn taken at admission (call/admit.ts), for the partner it was taken for. */
+export interface AdmittedTurn {
+  readonly partnerId: string;
+  readonly turn: Turn;
+}
+
 /** State of one logical call, shared by the policies across its attempts. */
 export interface CallContext {
   /** The call as openapi-fetch (or the session) described it; every attempt starts from it. */
@@ -33,8 +39,18 @@ export interface CallContext {
   readonly body: BodyInit | null;
   /** The operation's row of the description, when the call is one of its operations. */
   readonly op: OperationInfo | undefined;
-  /** Set when the call came through the client's typed methods. */
-  readonly call: CallInfo | undefined;
+  /** Whether a 2xx body is parsed as JSON by the terminal (a described operation read as JSON). */
+  readonly parseJson: boolean;
+  /** A user's middleware sees the response: the terminal leaves its body readable. */
+  readonly keepBody: boolean;
+  /** False for a poll's fetch: its own schedule retries it (Section 8.5, workflows/poll-call.ts). */
+  readonly transportRetries: boolean;
+  /**
+   * The partner's turn the call took before openapi-fetch built anything (call/admit.ts): the
+   * limiter step takes it for the first attempt of that partner; the transport gives it back
+   * unused if no attempt took it.
+   */
+  admitted: AdmittedTurn | undefined;
   /** Whether the call carries the bearer token and the partner header. */
   readonly authenticated: boolean;
   /** Whether the body carries a secret (sign-in, refresh): such a request never follows a redirect. */
@@ -81,8 +97,17 @@ export interface CallContext {
   record(requestId?: string): CallRecord;
 }
 
-export type Next = (attempt: Attempt, context: CallContext) => Promise<Response>;
-export type Policy = (attempt: Attempt, context: CallContext, next: Next) => Promise<Response>;
+/**
+ * What an attempt comes back with: its response and, when the terminal parsed a 2xx body as JSON
+ * (`parseJson`), that body, by value (the response's own body is then consumed).
+ */
+export interface Reply {
+  readonly response: Response;
+  readonly parsed?: { readonly data: unknown } | undefined;
+}
+
+export type Next = (attempt: Attempt, context: CallContext) => Promise<Reply>;
+export type Policy = (attempt: Attempt, context: CallContext, next: Next) => Promise<Reply>;
 
 export function compose(policies: readonly Policy[], terminal: Next): Next {
   return policies.reduceRight<Next>((next, policy) => (attempt, context) => policy(attempt, context, next), terminal);

@@ -22,9 +22,10 @@ export function redirectPolicy(trustedOrigins: readonly string[], maxRedirects: 
   return async (attempt, ctx, next) => {
     let current = attempt;
     for (let hop = 0; ; hop++) {
-      const response = await next(current, ctx);
+      const reply = await next(current, ctx);
+      const { response } = reply;
       const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
-      if (location === null) return response;
+      if (location === null) return reply;
       const requestId = response.headers.get("x-request-id") ?? undefined;
       const refuse = (why: string): never => {
         void response.body?.cancel().catch(() => undefined);

@@ -16,7 +16,7 @@ import { sleep as defaultSleep } from "../internal/sleep.ts";
 import { SPEC } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
 import { AttemptFailure } from "./failure.ts";
-import { type CallContext, firstAttempt, type Next, type Policy } from "./policy.ts";
+import { type CallContext, firstAttempt, type Next, type Policy, type Reply } from "./policy.ts";
 import { worthRefreshing } from "./refresh-after-401.ts";
 import { parseRetryAfter } from "./retry-after.ts";
 import { decideRetry, type RetryInput } from "./retry-decision.ts";
@@ -42,7 +42,9 @@ export interface RetryDeps {
 const IN_FLIGHT_NOTE =
   "the check found no draft, but the attempt ended without an answer and may still be in flight: not repeated (Section 3 rule 3)";
 
-type Outcome = { response: Response; failure?: undefined } | { response?: undefined; failure: AttemptFailure };
+type Outcome =
+  | { reply: Reply; response: Response; failure?: undefined }
+  | { reply?: undefined; response?: undefined; failure: AttemptFailure };
 
 export function retryPolicy(deps: RetryDeps): Policy {
   const random = deps.random ?? Math.random;
@@ -50,9 +52,9 @@ export function retryPolicy(deps: RetryDeps): Policy {
   const monotonic = deps.monotonic ?? monotonicNow;
   const sleep = deps.sleep ?? defaultSleep;
   const { retry } = deps.config;
-  const give = (ctx: CallContext, outcome: Outcome, ambiguousWrite: boolean): Response => {
+  const give = (ctx: CallContext, outcome: Outcome, ambiguousWrite: boolean): Reply => {
     if (ambiguousWrite) ctx.mayHaveSucceeded = outcome.failure ? outcome.failure.sent : true;
-    if (outcome.response) return outcome.response;
+    if (outcome.reply) return outcome.reply;
     const { failure } = outcome;
     throw errorFromFailure(
       {
@@ -90,7 +92,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
         // Nothing can renew it: the 401 is the call's answer, as any HTTP error is.
         if (!(await deps.reauthenticate(ctx.tokenUsed))) {
           ctx.unrenewable = true;
-          return response;
+          return outcome.reply;
         }
         deps.logger.info?.("retry after 401: session renewed", {
           method: ctx.method,
@@ -108,7 +110,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
         status: response?.status,
         retryAfterMs: retryAfter,
         failure,
-        pollCall: ctx.call?.transportRetries === false,
+        pollCall: !ctx.transportRetries,
         random,
         msToDeadline: ctx.deadlineAt === undefined ? undefined : ctx.deadlineAt - monotonic(),
       };
@@ -122,7 +124,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
             path: ctx.path,
             attempt: ctx.attempt,
           });
-          return answer;
+          return { response: answer };
         }
         // "Absent" proves nothing while the attempt may still be in flight: it got no answer (a
         // lost connection, a timeout), so the server may hold it and write after the check.
@@ -133,7 +135,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
             ? { kind: "give-up", ambiguousWrite: true }
             : decideRetry({ ...input, writeAbsent: true }, retry);
       }
-      if (decision.kind === "answer") return response as Response;
+      if (decision.kind === "answer") return outcome.reply as Reply;
       if (decision.kind === "give-up") {
         // A wait the deadline cut short: the error says when the retry would have been.
         if (decision.retryInMs !== undefined) ctx.retryAt = Date.now() + decision.retryInMs;
@@ -166,7 +168,8 @@ export function retryPolicy(deps: RetryDeps): Policy {
 
 async function attempt(ctx: CallContext, next: Next): Promise<Outcome> {
   try {
-    return { response: await next(firstAttempt(ctx), ctx) };
+    const reply = await next(firstAttempt(ctx), ctx);
+    return { reply, response: reply.response };
   } catch (error) {
     if (error instanceof AttemptFailure) return { failure: error };
     throw error; // the caller's abort, or a bug: never retried

@@ -68,12 +68,13 @@ function tracePolicy({ tracer, redactor }: TraceDeps, call: boolean): Policy {
     let message: string | undefined;
     const ended: Attributes = {};
     try {
-      const response = await next(attempt, ctx);
+      const reply = await next(attempt, ctx);
+      const { response } = reply;
       ended["http.response.status_code"] = response.status;
       requestId = response.headers.get("x-request-id");
       // Semantic conventions: a client span is in error from status 400 on, the status its type.
       if (response.status >= 400) ended["error.type"] = String(response.status);
-      return response;
+      return reply;
     } catch (error) {
       // A failed attempt (its kind: network, timeout, deadline…) or call (the public error's name).
       // The redacted message goes in the status; no exception event (no stack, and span events

@@ -16,11 +16,9 @@ export interface CallOptions {
 }
 
 /** What to spread into the helper's call: the signal, the deadline (counted from now), the lane. */
-export function callInit(options: AbortSignal | CallOptions | undefined): {
-  signal?: AbortSignal;
-  audienceDeadlineAt?: number;
-  priority?: "high" | "low" | "auto";
-} {
+export function callInit(
+  options: AbortSignal | CallOptions | undefined,
+): { signal?: AbortSignal; priority?: "high" | "low" | "auto" } & ReturnType<typeof withDeadline> {
   if (options === undefined) return {};
   if (typeof AbortSignal !== "undefined" && options instanceof AbortSignal) return { signal: options };
   const { signal, deadlineMs, priority } = options as CallOptions;

@@ -10,9 +10,9 @@ import { pathParamIssues } from "../guards/path-params.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import { type CallOptions, callInit } from "./call-options.ts";
-import { deadlineAt, withDeadline } from "./deadline.ts";
+import { deadlineAt } from "./deadline.ts";
 import { isTerminalStatus, poll, pollDefaults } from "./poll.ts";
-import { POLL_CALL, pollRetryDelayMs } from "./poll-call.ts";
+import { pollCall, pollRetryDelayMs } from "./poll-call.ts";
 
 /** @inline */
 type Client = Pick<AudienceClient, "GET" | "POST" | "PUT" | "config">;
@@ -106,9 +106,8 @@ export function waitForClientCampaignStatusTask(
         await client.GET("/events/{eid}/client_campaign_status/task", {
           params: { path: { eid } },
           ...withSignal(signal),
-          ...withDeadline(at),
+          ...pollCall(at),
           ...(options.priority ? { priority: options.priority } : {}),
-          ...POLL_CALL,
         }),
       );
     },
@@ -139,9 +138,8 @@ export function watchAdPlatformConnection(
         await client.GET("/integrations/connect/{adplatform}/status", {
           params: { path: adplatform ? { adplatform } : {} },
           ...withSignal(signal),
-          ...withDeadline(at),
+          ...pollCall(at),
           ...(options.priority ? { priority: options.priority } : {}),
-          ...POLL_CALL,
         }),
       ),
     isDone: options.isDone ?? isTerminalStatus(options.terminalStates),

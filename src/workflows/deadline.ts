@@ -4,6 +4,7 @@
  * moment (the transport's waits — backoff, Retry-After, the pace — that would end after it fail at
  * once, their error carrying `retryAt`), and so do the helper's own waits (a poll's interval).
  */
+import { helperInit } from "../call/helper-options.ts";
 import { TimeoutError } from "../errors/network-error.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
@@ -17,9 +18,8 @@ export function deadlineAt(deadlineMs: number | undefined): number | undefined {
   return monotonicNow() + deadlineMs;
 }
 
-/** Spread into a call's init: the helper's deadline for that call (read in transport/create-transport.ts). */
-export const withDeadline = (at: number | undefined): { audienceDeadlineAt?: number } =>
-  at === undefined ? {} : { audienceDeadlineAt: at };
+/** Spread into a call's init: the helper's deadline for that call (call/helper-options.ts). */
+export const withDeadline = (at: number | undefined): ReturnType<typeof helperInit> => helperInit({ deadlineAt: at });
 
 /** `work`, or a TimeoutError once `at` passes (the work goes on; its outcome is then not awaited). */
 export function withinDeadline<T>(work: Promise<T>, at: number): Promise<T> {

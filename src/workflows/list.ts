@@ -28,11 +28,10 @@ export interface ListOptions {
 }
 
 /** What a list helper spreads into each page's call: the signal, the deadline, the lane. */
-export interface PageCall {
+export type PageCall = {
   signal?: AbortSignal;
-  audienceDeadlineAt?: number;
   priority?: "high" | "low" | "auto";
-}
+} & ReturnType<typeof withDeadline>;
 
 /** Items of `fetchPage`'s pages; `single: true` for endpoints that take a limit but no page. */
 export function pagedList<T>(

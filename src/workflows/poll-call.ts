@@ -4,12 +4,17 @@
  * which would poll faster than the schedule allows); a failure that a retry may cure is instead
  * retried by the poll, after its next wait.
  */
+import { helperInit } from "../call/helper-options.ts";
 import { ApiError, RateLimitError } from "../errors/api-error.ts";
 import { NetworkError } from "../errors/network-error.ts";
 import { SPEC } from "../limits.ts";
 
-/** Spread into a call's init: no transport retries for this call (read in transport/retry-policy.ts). */
-export const POLL_CALL = Object.freeze({ transportRetries: false as const });
+/**
+ * Spread into a poll's call: no transport retries, and the poll's deadline, if any
+ * (call/helper-options.ts).
+ */
+export const pollCall = (deadlineAt: number | undefined): ReturnType<typeof helperInit> =>
+  helperInit({ deadlineAt, transportRetries: false });
 
 /**
  * The least wait before the poll fetches again after `error`, or undefined when the error is

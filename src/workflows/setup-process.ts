@@ -8,6 +8,7 @@ import { monotonicNow } from "../internal/clock.ts";
 import { unwrap } from "../unwrap.ts";
 import { type Autosaver, createAutosaver } from "./autosave.ts";
 import { callInit } from "./call-options.ts";
+import { deadlineAt, withDeadline } from "./deadline.ts";
 import type { PublishedClusterEdit, SetupPayload, SetupProcess } from "./setup-process-types.ts";
 import type { SetupStates } from "./setup-state.ts";
 
@@ -101,11 +102,10 @@ export function createSetupProcess(
       for (const result of await Promise.allSettled(all)) if (result.status === "rejected") throw result.reason;
     },
     async publish(options = {}) {
-      const init = callInit(options); // one deadline for the flush, the boost and the status read
-      const { audienceDeadlineAt } = init;
-      await autosaver.flush(
-        audienceDeadlineAt === undefined ? {} : { deadlineMs: Math.max(0, audienceDeadlineAt - monotonicNow()) },
-      );
+      const { deadlineMs, ...rest } = options;
+      const at = deadlineAt(deadlineMs); // one deadline for the flush, the boost and the status read
+      const init = { ...callInit(rest), ...withDeadline(at) };
+      await autosaver.flush(at === undefined ? {} : { deadlineMs: Math.max(0, at - monotonicNow()) });
       options.signal?.throwIfAborted();
       const result = await client.POST("/setup_processes/{eid}/boost", { params: { path }, ...init });
       const data = unwrap(result);

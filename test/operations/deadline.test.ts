@@ -148,7 +148,7 @@ describe("the pace past the deadline", () => {
     await expect(
       policy(new Request("http://127.0.0.1/x"), ctx, async () => {
         sent = true;
-        return new Response(null);
+        return { response: new Response(null) };
       }),
     ).rejects.toMatchObject({ kind: "deadline" });
     expect(sent).toBe(false);

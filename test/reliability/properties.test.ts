@@ -16,6 +16,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createClientWithSeams } from "../../src/create-client.ts";
 import { createAudienceClient, isAudienceError } from "../../src/index.ts";
+import type { CallRecord } from "../../src/internal/call-record.ts";
 import { Redactor } from "../../src/internal/redact.ts";
 import { normalizeOptions } from "../../src/options.ts";
 import { Session } from "../../src/session/session.ts";
@@ -104,7 +105,10 @@ describe("session: single-flight refresh (Section 5.4)", () => {
             config,
             redactor: new Redactor(),
             logger: {},
-            send: async (request) => world.auth(new URL(request.url).pathname, JSON.parse(String(request.body))),
+            send: async (request) => ({
+              response: await world.auth(new URL(request.url).pathname, JSON.parse(String(request.body))),
+              record: () => ({ method: "POST", path: new URL(request.url).pathname }) as CallRecord,
+            }),
           });
           // Each call does what the retry policy does: one replay after a 401, with the renewed token.
           const call = async (i: number): Promise<number> => {

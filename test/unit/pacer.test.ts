@@ -322,11 +322,9 @@ describe("limiter policy with a pacer", () => {
     const statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 503, 429, 429, 429, 429];
     for (const status of statuses) {
       await clock.advance(5);
-      await policy(
-        new Request("http://127.0.0.1/x"),
-        ctx(new AbortController().signal),
-        async () => new Response(null, { status }),
-      );
+      await policy(new Request("http://127.0.0.1/x"), ctx(new AbortController().signal), async () => ({
+        response: new Response(null, { status }),
+      }));
     }
     expect(limiter.limit).toBe(4);
     // 11 admitted (the 503 counts: it used a token), then 5 of the last 10 refused: engaged.
@@ -343,11 +341,9 @@ describe("limiter policy with a pacer", () => {
     for (const status of statuses) {
       await clock.advance(5);
       const headers = status === 429 ? { "retry-after": "0" } : undefined;
-      await policy(
-        new Request("http://127.0.0.1/x"),
-        ctx(new AbortController().signal),
-        async () => new Response(null, { status, ...(headers ? { headers } : {}) }),
-      );
+      await policy(new Request("http://127.0.0.1/x"), ctx(new AbortController().signal), async () => ({
+        response: new Response(null, { status, ...(headers ? { headers } : {}) }),
+      }));
     }
     expect(limiter.limit).toBe(4); // Section 8.4: 4 after 429s, whatever the header
     expect(pacer.rate).toBeUndefined(); // the same 429s without Retry-After engage it (test above)
@@ -379,11 +375,9 @@ describe("limiter policy with a pacer", () => {
     const limiter = new ConcurrencyLimiter({ max: 1, reduced: 1, quietMs: 0, now: clock.now });
     const policy = limiterPolicy({ partnerFor: () => new LocalPartner(limiter, pacer) });
     const controller = new AbortController();
-    const call = policy(
-      new Request("http://127.0.0.1/x"),
-      ctx(controller.signal),
-      async () => new Response(null, { status: 200 }),
-    );
+    const call = policy(new Request("http://127.0.0.1/x"), ctx(controller.signal), async () => ({
+      response: new Response(null, { status: 200 }),
+    }));
     await clock.advance(1);
     expect(limiter.active).toBe(1);
     controller.abort(new Error("stop"));

@@ -1,0 +1,113 @@
+/**
+ * The engine's last step, and the one module that knows how a call crosses openapi-fetch.
+ *
+ * openapi-fetch builds the URL, query, headers and body and runs the user's middleware; the
+ * transport, on the far side, needs the call's own value (its operation, deadline, lane, how to
+ * read the body, its own `fetch`). openapi-fetch carries nothing of ours through, and whatever is
+ * put into its init reaches a middleware's Request and a user's `fetch`. So the call crosses as
+ * openapi-fetch's per-request `fetch` option: a function over the call that hands the request
+ * openapi-fetch built, with the call beside it, to the transport, and keeps the transport's
+ * outcome (the parsed body, the record errors are built from) for the result. openapi-fetch takes
+ * `fetch` out of the init before it builds anything, so nothing of the call rides in a request.
+ */
+import type { Client } from "openapi-fetch";
+import type { CallHooks, HookedCall } from "../client-types.ts";
+import type { DriftWatch } from "../drift/drift-watch.ts";
+import { type CallResult, withRecord } from "../internal/call-record.ts";
+import type { Redactor } from "../internal/redact.ts";
+import type { Logger } from "../options.ts";
+import type { Outcome, Transport } from "../transport/create-transport.ts";
+import type { AdmittedTurn } from "../transport/policy.ts";
+import { openapiRequestClass } from "../transport/send-attempt.ts";
+import type { ClientPaths } from "../types.ts";
+import type { Call } from "./call.ts";
+
+export interface SendDeps {
+  readonly api: Client<ClientPaths>;
+  readonly transport: Pick<Transport, "send">;
+  readonly mediaUrl: URL;
+  /** The client's `Request` option. */
+  readonly requestClass: typeof Request | undefined;
+  readonly redactor: Redactor;
+  readonly logger: Logger;
+  readonly drift: DriftWatch | undefined;
+  /** `after` runs once the call has its result. */
+  readonly hooks: readonly CallHooks[];
+}
+
+export function createSend(deps: SendDeps): (call: Call, admitted: AdmittedTurn | undefined) => Promise<CallResult> {
+  const request = deps.api.request as (method: string, path: string, init: unknown) => Promise<CallResult>;
+  return async (call, admitted) => {
+    let outcome: Outcome | undefined;
+    let taken = false;
+    const fetch = async (built: Request): Promise<Response> => {
+      taken = true;
+      outcome = await deps.transport.send(built, call, admitted);
+      return outcome.response;
+    };
+    let result: CallResult;
+    try {
+      result = await request(call.method, call.path, openapiInit(call, fetch, deps));
+    } finally {
+      // A turn taken at admission is given back when openapi-fetch never reached the transport.
+      if (!taken) admitted?.turn.done({ kind: "no-response" });
+    }
+    if (outcome?.parsed && result.response === outcome.response && "data" in result) result.data = outcome.parsed.data;
+    else if (call.op && call.parseJson && result.response.ok && "data" in result)
+      result.data = await readJson(result.data);
+    if (outcome) withRecord(result, outcome.record, deps.redactor);
+    observe(call, result, deps);
+    return result;
+  };
+}
+
+/** What openapi-fetch is given: the caller's init, the call's parameters, and the crossing `fetch`. */
+function openapiInit(call: Call, fetch: (request: Request) => Promise<Response>, deps: SendDeps): unknown {
+  const { init, op } = call;
+  return {
+    ...init,
+    params: call.params,
+    // A 2xx the transport parsed is not parsed again; a middleware's onResponse reads it itself.
+    ...(op && call.parseJson && !call.middleware ? { parseAs: "stream" } : {}),
+    ...(op?.host === "media" && init.baseUrl === undefined ? { baseUrl: deps.mediaUrl.href } : {}),
+    // A middleware is handed real Requests of the caller's class; without one, openapi-fetch builds
+    // the client's OutgoingRequest (transport/send-attempt.ts). The call's own class and `fetch`
+    // go on to the transport in the call: a call's own `fetch` is its transport, not a bypass.
+    Request: openapiRequestClass(call.middleware, call.requestClass, deps.requestClass),
+    fetch,
+  };
+}
+
+/** Drift, redaction of the raw error, and the hooks' `after`: what every result passes. */
+function observe(call: Call, result: CallResult, deps: SendDeps): void {
+  const { op } = call;
+  // Drift: checked after the result is in hand, in the background; a body is checked only when
+  // it was read as JSON (the caller's parseAs).
+  if (deps.drift && op)
+    deps.drift.observe(op, result.response, result.response.ok ? result.data : result.error, call.parseJson);
+  // The raw `{ error }` is what callers log: it is redacted like every error the client builds.
+  if (result.error !== undefined) result.error = deps.redactor.value(result.error);
+  if (!op) return;
+  for (const h of deps.hooks) {
+    try {
+      h.after?.(call as HookedCall, result);
+    } catch (error) {
+      // An observer never changes the outcome: a completed write stays completed.
+      deps.logger.warn?.("an after-hook threw; the call's result is returned as it is", {
+        method: call.method,
+        path: call.path,
+        error: error instanceof Error ? error.name : typeof error,
+      });
+    }
+  }
+}
+
+/**
+ * The JSON body of a 2xx the transport did not parse itself (it came from a write check or a
+ * user's middleware): read from the stream openapi-fetch handed back.
+ */
+async function readJson(data: unknown): Promise<unknown> {
+  if (!(data instanceof ReadableStream)) return data;
+  const text = await new Response(data).text();
+  return text ? JSON.parse(text) : undefined;
+}

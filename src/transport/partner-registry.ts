@@ -1,0 +1,62 @@
+/**
+ * The client's partners: each partner's shared state (slots, pace, cool-down) from the coordinator,
+ * asked once per partner (the `coordinator` option; in the process by default, shared with every
+ * client configured alike), its rate state, and the `onRateStateChange` watch.
+ */
+import type { PartnerCoordination, PartnerKey } from "../coordination/coordinator.ts";
+import type { ServerClock } from "../internal/server-clock.ts";
+import { SPEC } from "../limits.ts";
+import type { ClientConfig, Logger } from "../options.ts";
+import { localCoordinator } from "./partner-state.ts";
+import { type RateState, RateStateWatch, rateStateOf } from "./rate-state.ts";
+
+export interface PartnerRegistry {
+  /** The partner's shared state (its slots, pace and cool-down: the `coordinator` option). */
+  readonly partnerFor: (partnerId: string | undefined) => PartnerCoordination;
+  /** The partner's rate state now. */
+  readonly rateState: (partnerId: string | undefined) => RateState;
+}
+
+export interface Partners extends PartnerRegistry {
+  /** After each response of a partner: the rate-state watch, when `onRateStateChange` is set. */
+  readonly onResponse: ((partnerId: string | undefined) => void) | undefined;
+}
+
+export function partnerRegistry(config: ClientConfig, clock: ServerClock, logger: Logger): Partners {
+  const coordinator = config.coordinator ?? localCoordinator;
+  const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
+  const partners = new Map<string | undefined, PartnerCoordination>();
+  const partnerFor = (partnerId: string | undefined): PartnerCoordination => {
+    let partner = partners.get(partnerId);
+    if (!partner) {
+      const key: PartnerKey = {
+        environment,
+        partnerId,
+        maxConcurrency: config.maxConcurrency,
+        reducedConcurrency: SPEC.reducedConcurrency,
+        quietMs: config.rateLimitQuietPeriodMs,
+        pacing: config.ratePacing,
+      };
+      partner = coordinator.partner(key);
+      partners.set(partnerId, partner);
+    }
+    return partner;
+  };
+  const rateState = (partnerId: string | undefined): RateState =>
+    rateStateOf(partnerId, partnerFor(partnerId).load(), clock);
+  const listener = config.onRateStateChange;
+  const watch =
+    listener &&
+    new RateStateWatch(listener, (message, error) =>
+      logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
+    );
+  const onResponse =
+    watch &&
+    ((partnerId: string | undefined): void =>
+      watch.check(
+        partnerId ?? "",
+        () => rateState(partnerId),
+        () => partnerFor(partnerId).load().quietLeftMs,
+      ));
+  return { partnerFor, rateState, onResponse };
+}
