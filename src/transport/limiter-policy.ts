@@ -1,7 +1,8 @@
 /**
  * Takes the partner's turn for each attempt (a slot, then its pace: coordination/coordinator.ts),
  * not during retry waits, and reports how the attempt ended: a 429 to slots and pace, any other
- * response as a call the partner admitted, no response as neither.
+ * response as a call the partner admitted, no response as neither. The first step to see a
+ * response, it reads its Retry-After (Section 8.3) once, for itself and the retry policy.
  */
 import { type PartnerCoordination, TooLate, type Turn } from "../coordination/coordinator.ts";
 import { SPEC } from "../limits.ts";
@@ -45,8 +46,11 @@ export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
       turn.done({ kind: "no-response" });
       throw error;
     }
+    const retryAfter = SPEC.retryableStatuses.includes(response.status)
+      ? parseRetryAfter(response.headers.get("retry-after"), serverNow())
+      : undefined;
+    ctx.responseRetryAfterMs = retryAfter;
     if (response.status === 429) {
-      const retryAfter = parseRetryAfter(response.headers.get("retry-after"), serverNow());
       turn.done({
         kind: "rate-limited",
         waitMs: retryAfter ?? SPEC.rateLimitWaitMinMs,

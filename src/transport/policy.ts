@@ -63,6 +63,12 @@ export interface CallContext {
   tokenUsed: string | undefined;
   partnerId: string | undefined;
   retryAfterMs: number | undefined;
+  /**
+   * The Retry-After of the latest attempt's response when its status is retryable, in ms (an
+   * HTTP-date judged in server time); undefined when it had none. Parsed once per response, by the
+   * limiter policy, which sees the response first; the retry policy reads it.
+   */
+  responseRetryAfterMs?: number | undefined;
   mayHaveSucceeded: boolean;
   /** Set by the retry policy on a 401 that nothing could renew (only an access token was given). */
   unrenewable?: boolean | undefined;
