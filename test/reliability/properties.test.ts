@@ -13,7 +13,7 @@
  * - normalizeBenchmark invariants: test/unit/benchmark.test.ts.
  */
 import fc from "fast-check";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClientWithSeams } from "../../src/create-client.ts";
 import { createAudienceClient, isAudienceError } from "../../src/index.ts";
 import { Redactor } from "../../src/internal/redact.ts";
@@ -263,6 +263,9 @@ describe("retry policy: the waits it asks for (Section 8.2–8.3)", () => {
   // them, through the client's seams (random, sleep), for any failure sequence and options. The
   // wall clock stands still at NOW: an HTTP-date Retry-After is judged against it (the server's
   // clock, with no Date header to learn a skew from, is the local one).
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   const NOW = Date.UTC(2026, 10, 22, 10, 0, 0); // whole seconds: HTTP-dates carry no milliseconds
   const failure = fc.oneof(
     fc.constantFrom(500, 502, 503, 504).map((status) => ({ status, retryAfter: undefined as string | undefined })),
@@ -317,78 +320,76 @@ describe("retry policy: the waits it asks for (Section 8.2–8.3)", () => {
   it("every wait lies in its window; attempts stop at maxAttempts or at a Retry-After above the ceiling", async () => {
     vi.useFakeTimers({ toFake: ["Date"], now: NOW });
     const seen = { waits: 0, honouredRetryAfter: 0, stoppedByCeiling: 0, stoppedByCap: 0 };
-    await fc
-      .assert(
-        fc.asyncProperty(
-          fc.array(failure, { maxLength: 6 }),
-          options,
-          fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: 1, maxLength: 8 }),
-          async (script, o, draws) => {
-            const waits: number[] = [];
-            let sent = 0;
-            let draw = 0;
-            const client = createClientWithSeams(
-              {
-                baseUrl: "http://127.0.0.1:9/api/v3",
-                session: { accessToken: "access-token-retry-property" },
-                partnerId: PARTNER,
-                ratePacing: false, // this property is about the retry policy's own waits
-                logger: harness.logger,
-                fetch: async () => {
-                  const step = script[sent++];
-                  return step
-                    ? json(
-                        { code: "error.x" },
-                        step.status,
-                        step.retryAfter === undefined ? {} : { "retry-after": step.retryAfter },
-                      )
-                    : json({ ok: true });
-                },
-                retry: {
-                  maxAttempts: o.maxAttempts,
-                  baseDelayMs: o.baseDelayMs,
-                  maxDelayMs: o.baseDelayMs * o.capFactor,
-                  rateLimitDelayMs: o.rateLimit,
-                  maxRetryAfterMs: o.maxRetryAfterMs,
-                },
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(failure, { maxLength: 6 }),
+        options,
+        fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: 1, maxLength: 8 }),
+        async (script, o, draws) => {
+          const waits: number[] = [];
+          let sent = 0;
+          let draw = 0;
+          const client = createClientWithSeams(
+            {
+              baseUrl: "http://127.0.0.1:9/api/v3",
+              session: { accessToken: "access-token-retry-property" },
+              partnerId: PARTNER,
+              ratePacing: false, // this property is about the retry policy's own waits
+              logger: harness.logger,
+              fetch: async () => {
+                const step = script[sent++];
+                return step
+                  ? json(
+                      { code: "error.x" },
+                      step.status,
+                      step.retryAfter === undefined ? {} : { "retry-after": step.retryAfter },
+                    )
+                  : json({ ok: true });
               },
-              {
-                retryHooks: {
-                  random: () => draws[draw++ % draws.length] as number,
-                  sleep: async (ms) => void waits.push(ms),
-                },
+              retry: {
+                maxAttempts: o.maxAttempts,
+                baseDelayMs: o.baseDelayMs,
+                maxDelayMs: o.baseDelayMs * o.capFactor,
+                rateLimitDelayMs: o.rateLimit,
+                maxRetryAfterMs: o.maxRetryAfterMs,
               },
-            );
-            const result = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
+            },
+            {
+              retryHooks: {
+                random: () => draws[draw++ % draws.length] as number,
+                sleep: async (ms) => void waits.push(ms),
+              },
+            },
+          );
+          const result = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
 
-            // The model: walk the script as the policy should.
-            const windows: Array<{ min: number; max: number }> = [];
-            let attempts = 0;
-            for (;;) {
-              attempts++;
-              const step = script[attempts - 1];
-              if (!step) break; // success
-              const w = expectedWindow(attempts, step, o);
-              if (w.stop) seen.stoppedByCeiling++;
-              else if (attempts >= o.maxAttempts) seen.stoppedByCap++;
-              if (w.stop || attempts >= o.maxAttempts) break;
-              if (w.min === w.max && step.retryAfter !== undefined) seen.honouredRetryAfter++;
-              windows.push(w);
-            }
-            expect(sent).toBe(attempts);
-            expect(result.response.status).toBe(script[attempts - 1]?.status ?? 200);
-            expect(waits).toHaveLength(windows.length);
-            seen.waits += waits.length;
-            waits.forEach((ms, i) => {
-              const w = windows[i] as { min: number; max: number };
-              expect(ms, `wait ${i + 1} of ${JSON.stringify(script)}`).toBeGreaterThanOrEqual(w.min - 1e-9);
-              expect(ms, `wait ${i + 1} of ${JSON.stringify(script)}`).toBeLessThanOrEqual(w.max + 1e-9);
-            });
-          },
-        ),
-        { numRuns: 300 },
-      )
-      .finally(() => vi.useRealTimers());
+          // The model: walk the script as the policy should.
+          const windows: Array<{ min: number; max: number }> = [];
+          let attempts = 0;
+          for (;;) {
+            attempts++;
+            const step = script[attempts - 1];
+            if (!step) break; // success
+            const w = expectedWindow(attempts, step, o);
+            if (w.stop) seen.stoppedByCeiling++;
+            else if (attempts >= o.maxAttempts) seen.stoppedByCap++;
+            if (w.stop || attempts >= o.maxAttempts) break;
+            if (w.min === w.max && step.retryAfter !== undefined) seen.honouredRetryAfter++;
+            windows.push(w);
+          }
+          expect(sent).toBe(attempts);
+          expect(result.response.status).toBe(script[attempts - 1]?.status ?? 200);
+          expect(waits).toHaveLength(windows.length);
+          seen.waits += waits.length;
+          waits.forEach((ms, i) => {
+            const w = windows[i] as { min: number; max: number };
+            expect(ms, `wait ${i + 1} of ${JSON.stringify(script)}`).toBeGreaterThanOrEqual(w.min - 1e-9);
+            expect(ms, `wait ${i + 1} of ${JSON.stringify(script)}`).toBeLessThanOrEqual(w.max + 1e-9);
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
     for (const [what, n] of Object.entries(seen)) expect(n, what).toBeGreaterThan(10);
   });
 });
