@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { parse } from "yaml";
 import { applyOverlays, overlayFiles } from "./lib/apply-overlays.ts";
-import { emitOperations } from "./lib/emit-operations.ts";
+import { emitOperations, emitVersion } from "./lib/emit-operations.ts";
 import { emitResponses } from "./lib/emit-responses.ts";
 import { emitFormats, emitValidators } from "./lib/emit-validators.ts";
 
@@ -45,6 +45,7 @@ async function generate(outDir: string): Promise<string[]> {
     "openapi.json": `${JSON.stringify(withMarker, null, 2)}\n`,
     "schema.ts": `${HEADER}${types}`,
     "operations.ts": emitOperations(merged, HEADER),
+    "version.ts": emitVersion(merged, HEADER),
     "validators.ts": emitValidators(merged, HEADER),
     "formats.ts": emitFormats(HEADER),
     "responses.ts": emitResponses(merged, HEADER),

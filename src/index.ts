@@ -5,7 +5,7 @@
  * @module @audience-intelligence/client
  */
 
-export { API_VERSION } from "../generated/operations.ts";
+export { API_VERSION } from "../generated/version.ts";
 export type { AudienceClient, CallParams, PublicConfig } from "./client-types.ts";
 export { createAudienceClient } from "./create-client.ts";
 export type { DriftReport } from "./drift/drift-watch.ts";

@@ -65,12 +65,21 @@ function encodeRow(r: OperationRow): string {
   return [r.method, r.path, r.operationId, ...flags].join(" ");
 }
 
-export function emitOperations(doc: Doc, header: string): string {
-  const rows = operationRows(doc).map((r) => `  ${JSON.stringify(encodeRow(r))},`);
+/**
+ * Emits generated/version.ts. The version is a module of its own: every error's support report
+ * names it, so it is loaded up front, and the operation table is not (a browser app loads it with
+ * the client's engine).
+ */
+export function emitVersion(doc: Doc, header: string): string {
   return `${header}
 /** Version of the API description (\`info.version\`) this client was generated from. */
 export const API_VERSION = ${JSON.stringify(String(doc.info.version))};
+`;
+}
 
+export function emitOperations(doc: Doc, header: string): string {
+  const rows = operationRows(doc).map((r) => `  ${JSON.stringify(encodeRow(r))},`);
+  return `${header}
 /** One row per operation: how the client addresses, authenticates and may repeat it. */
 export interface OperationInfo {
   readonly method: "GET" | "PUT" | "POST" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS";

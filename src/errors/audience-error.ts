@@ -1,4 +1,4 @@
-import { API_VERSION } from "../../generated/operations.ts";
+import { API_VERSION } from "../../generated/version.ts";
 import { terminalSafe } from "../internal/terminal-text.ts";
 
 const BRAND = Symbol.for("@audience-intelligence/client/error");

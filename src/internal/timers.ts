@@ -1,6 +1,6 @@
 /**
  * Timer bounds. Node (and browsers) fire a timer of 2^31 ms or more after 1 ms, so a wait that
- * long would not be a wait at all: options are refused above it (options.ts), and no wait the
+ * long would not be a wait at all: options are refused above it (options/checks.ts), and no wait the
  * client schedules may exceed it.
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

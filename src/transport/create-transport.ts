@@ -44,7 +44,7 @@ export interface TransportDeps {
   /** Told of a described operation's 2xx that could not be read as JSON (drift, option `onDrift`). */
   readonly onUnparsed?: ((op: OperationInfo, response: Response) => void) | undefined;
   /** Test seams: randomness, clock and sleep of the retry policy. */
-  readonly retryHooks?: Pick<RetryDeps, "random" | "now" | "sleep">;
+  readonly retryHooks?: Pick<RetryDeps, "random" | "sleep">;
 }
 
 /** How one logical call ended with a response, by value. */
@@ -116,12 +116,12 @@ function policies(
     ...(config.tracer ? [traceCallPolicy({ tracer: config.tracer, redactor })] : []),
     ...(metrics ? [metrics.call] : []),
     retryPolicy({
-      config,
+      retry: config.retry,
+      basePath: config.baseUrl.pathname,
       logger,
       redactor,
       reauthenticate: (token) => deps.session().reauthenticate(token),
       writeCheck: writeChecks(sendCheck),
-      now: () => deps.clock.now(), // an HTTP-date Retry-After means server time
       ...deps.retryHooks,
     }),
     sessionPolicy(authorizer),

@@ -1,7 +1,9 @@
 /**
  * Takes the partner's turn for each attempt (a slot, then its pace: coordination/coordinator.ts),
  * not during retry waits, and reports how the attempt ended: a 429 to slots and pace, any other
- * response as a call the partner admitted, no response as neither.
+ * response as a call the partner admitted, no response as neither. The first step to see a
+ * response, it reads its Retry-After (Section 8.3) once, for itself, and hands it back with the
+ * reply for the retry policy.
  */
 import { type PartnerCoordination, TooLate, type Turn } from "../coordination/coordinator.ts";
 import { SPEC } from "../limits.ts";
@@ -44,8 +46,11 @@ export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
       turn.done({ kind: "no-response" });
       throw error;
     }
-    if (reply.response.status === 429) {
-      const retryAfter = parseRetryAfter(reply.response.headers.get("retry-after"), serverNow());
+    const { response } = reply;
+    const retryAfter = SPEC.retryableStatuses.includes(response.status)
+      ? parseRetryAfter(response.headers.get("retry-after"), serverNow())
+      : undefined;
+    if (response.status === 429) {
       turn.done({
         kind: "rate-limited",
         waitMs: retryAfter ?? SPEC.rateLimitWaitMinMs,
@@ -55,7 +60,7 @@ export function limiterPolicy(deps: LimiterPolicyDeps): Policy {
       turn.done({ kind: "admitted" });
     }
     onResponse?.(ctx.partnerId);
-    return reply;
+    return retryAfter === undefined ? reply : { ...reply, retryAfterMs: retryAfter };
   };
 }
 

@@ -31,34 +31,65 @@ export interface ClientMetrics {
 
 const SECONDS = { unit: "s" } as const;
 
-export function clientMetrics(meterLike: MeterLike, environment: URL): ClientMetrics {
-  const meter = meterLike as Meter;
-  const requestDuration: Histogram = meter.createHistogram("http.client.request.duration", {
-    ...SECONDS,
-    description: "Duration of HTTP client requests (each attempt).",
-  });
-  const callDuration = meter.createHistogram("audience.client.call.duration", {
-    ...SECONDS,
-    description: "Duration of a call, its retries and waits included.",
-  });
-  const slotWait = meter.createHistogram("audience.client.slot.wait", {
-    ...SECONDS,
-    description: "Wait for one of the partner's concurrency slots (Section 8.4).",
-  });
-  const pacingDelay = meter.createHistogram("audience.client.pacing.delay", {
-    ...SECONDS,
-    description: "Wait for the partner's pace (Section 8.1).",
-  });
+/** The instruments of one client, created once. */
+interface Instruments {
+  readonly requestDuration: Histogram;
+  readonly callDuration: Histogram;
+  readonly slotWait: Histogram;
+  readonly pacingDelay: Histogram;
+  readonly attempts: Counter;
+  readonly retries: Counter;
+  readonly rateLimited: Counter;
+  readonly signIns: Counter;
+  readonly refreshes: Counter;
+}
+
+function createInstruments(meter: Meter): Instruments {
   const counter = (name: string, description: string): Counter =>
     meter.createCounter(name, { unit: "{request}", description });
-  const attempts = counter("audience.client.attempts", "HTTP requests sent, retries included.");
-  const retries = counter("audience.client.retries", "Attempts that were retries, by the reason of the retry.");
-  const rateLimited = counter("audience.client.rate_limited", "Responses with HTTP 429.");
-  const signIns = meter.createCounter("audience.client.sign_ins", { unit: "{sign-in}", description: "Sign-ins." });
-  const refreshes = meter.createCounter("audience.client.refreshes", {
-    unit: "{refresh}",
-    description: "Access-token refreshes.",
-  });
+  return {
+    requestDuration: meter.createHistogram("http.client.request.duration", {
+      ...SECONDS,
+      description: "Duration of HTTP client requests (each attempt).",
+    }),
+    callDuration: meter.createHistogram("audience.client.call.duration", {
+      ...SECONDS,
+      description: "Duration of a call, its retries and waits included.",
+    }),
+    slotWait: meter.createHistogram("audience.client.slot.wait", {
+      ...SECONDS,
+      description: "Wait for one of the partner's concurrency slots (Section 8.4).",
+    }),
+    pacingDelay: meter.createHistogram("audience.client.pacing.delay", {
+      ...SECONDS,
+      description: "Wait for the partner's pace (Section 8.1).",
+    }),
+    attempts: counter("audience.client.attempts", "HTTP requests sent, retries included."),
+    retries: counter("audience.client.retries", "Attempts that were retries, by the reason of the retry."),
+    rateLimited: counter("audience.client.rate_limited", "Responses with HTTP 429."),
+    signIns: meter.createCounter("audience.client.sign_ins", { unit: "{sign-in}", description: "Sign-ins." }),
+    refreshes: meter.createCounter("audience.client.refreshes", {
+      unit: "{refresh}",
+      description: "Access-token refreshes.",
+    }),
+  };
+}
+
+/** Sets the status and error type of an attempt or call; returns what a retry after it would be for. */
+function outcomeOf(attributes: Attributes, response: Response | undefined, error: unknown): string | undefined {
+  if (response) {
+    attributes["http.response.status_code"] = response.status;
+    if (response.status >= 400) attributes["error.type"] = String(response.status);
+    return response.status >= 400 ? String(response.status) : undefined;
+  }
+  const kind =
+    error instanceof AttemptFailure ? error.kind : (error as { name?: string } | undefined)?.name || "_OTHER";
+  attributes["error.type"] = kind;
+  return kind;
+}
+
+export function clientMetrics(meterLike: MeterLike, environment: URL): ClientMetrics {
+  const i = createInstruments(meterLike as Meter);
   const server = {
     "server.address": environment.hostname,
     "server.port": Number(environment.port) || (environment.protocol === "https:" ? 443 : 80),
@@ -73,16 +104,17 @@ export function clientMetrics(meterLike: MeterLike, environment: URL): ClientMet
     if (ctx.partnerId) attributes["audience.partner_id"] = partner["audience.partner_id"] = ctx.partnerId;
     return attributes;
   };
-  const outcomeOf = (attributes: Attributes, response: Response | undefined, error: unknown): string | undefined => {
-    if (response) {
-      attributes["http.response.status_code"] = response.status;
-      if (response.status >= 400) attributes["error.type"] = String(response.status);
-      return response.status >= 400 ? String(response.status) : undefined;
-    }
-    const kind =
-      error instanceof AttemptFailure ? error.kind : (error as { name?: string } | undefined)?.name || "_OTHER";
-    attributes["error.type"] = kind;
-    return kind;
+  /** The counters of one attempt, and the waits it had before it left. */
+  const counted = (ctx: CallContext, response: Response | undefined, outcome: string | undefined): void => {
+    const attributes = base(ctx);
+    i.attempts.add(1, attributes);
+    const reason = previous.get(ctx);
+    if (ctx.attempt > 1 && reason) i.retries.add(1, { ...attributes, "audience.retry.reason": reason });
+    if (outcome) previous.set(ctx, outcome);
+    if (response?.status === 429) i.rateLimited.add(1, attributes);
+    if (ctx.slotWaitMs !== undefined) i.slotWait.record(ctx.slotWaitMs / 1000, attributes);
+    if (ctx.paceWaitMs !== undefined) i.pacingDelay.record(ctx.paceWaitMs / 1000, attributes);
+    ctx.slotWaitMs = ctx.paceWaitMs = undefined;
   };
 
   const timed =
@@ -102,23 +134,13 @@ export function clientMetrics(meterLike: MeterLike, environment: URL): ClientMet
         const attributes = base(ctx);
         const outcome = outcomeOf(attributes, response, error);
         histogram.record((performance.now() - started) / 1000, attributes);
-        if (perAttempt) {
-          const counted = base(ctx);
-          attempts.add(1, counted);
-          const reason = previous.get(ctx);
-          if (ctx.attempt > 1 && reason) retries.add(1, { ...counted, "audience.retry.reason": reason });
-          if (outcome) previous.set(ctx, outcome);
-          if (response?.status === 429) rateLimited.add(1, counted);
-          if (ctx.slotWaitMs !== undefined) slotWait.record(ctx.slotWaitMs / 1000, counted);
-          if (ctx.paceWaitMs !== undefined) pacingDelay.record(ctx.paceWaitMs / 1000, counted);
-          ctx.slotWaitMs = ctx.paceWaitMs = undefined;
-        }
+        if (perAttempt) counted(ctx, response, outcome);
       }
     };
 
   return {
-    attempt: timed(requestDuration, true),
-    call: timed(callDuration, false),
-    sessionEvent: (event) => (event === "sign-in" ? signIns : refreshes).add(1, { ...server, ...partner }),
+    attempt: timed(i.requestDuration, true),
+    call: timed(i.callDuration, false),
+    sessionEvent: (event) => (event === "sign-in" ? i.signIns : i.refreshes).add(1, { ...server, ...partner }),
   };
 }

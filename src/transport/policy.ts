@@ -104,6 +104,8 @@ export interface CallContext {
 export interface Reply {
   readonly response: Response;
   readonly parsed?: { readonly data: unknown } | undefined;
+  /** The response's Retry-After in ms, for a retryable status: read once, by limiter-policy.ts. */
+  readonly retryAfterMs?: number | undefined;
 }
 
 export type Next = (attempt: Attempt, context: CallContext) => Promise<Reply>;

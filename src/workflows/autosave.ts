@@ -78,106 +78,118 @@ interface Edit<T> {
  * await saver.flush(); // before boost: the server has the last edit
  */
 export function createAutosaver<T>(options: AutosaverOptions<T>): Autosaver<T> {
-  const { save, onError, keepFailed, onPending, debounceMs = SPEC.autosaveDebounceMs } = options;
+  const { debounceMs = SPEC.autosaveDebounceMs } = options;
   if (!(debounceMs >= 0 && debounceMs <= MAX_TIMER_MS))
     throw new ValidationError([
       { field: "debounceMs", message: `must be a number from 0 to ${MAX_TIMER_MS} (timers fire at once above it)` },
     ]);
+  return new AutosaveQueue(options, debounceMs);
+}
 
-  let next: Edit<T> | undefined; // not yet sent, or kept after its save failed
-  let inFlight: Edit<T> | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let wasPending = false;
+/** The queue behind {@link createAutosaver}: at most one save in flight, the latest edit next. */
+class AutosaveQueue<T> implements Autosaver<T> {
+  readonly #options: AutosaverOptions<T>;
+  readonly #debounceMs: number;
+  #next: Edit<T> | undefined; // not yet sent, or kept after its save failed
+  #inFlight: Edit<T> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #wasPending = false;
 
-  /** Reports a change of `pending()` to `onPending`. */
-  function changed(): void {
-    const now = next !== undefined || inFlight !== undefined;
-    if (now === wasPending) return;
-    wasPending = now;
-    onPending?.(now);
+  constructor(options: AutosaverOptions<T>, debounceMs: number) {
+    this.#options = options;
+    this.#debounceMs = debounceMs;
   }
 
-  function waitFor(edit: Edit<T>): Promise<unknown> {
+  autosave(payload: T): Promise<void> {
+    // The superseded edit's waiters now wait for this one: it stores their change too. An edit
+    // asked for at once (saveNow) stays asked for: superseding it does not delay it.
+    const next: Edit<T> = { payload, waiters: this.#next?.waiters ?? [], ready: this.#next?.ready ?? false };
+    this.#next = next;
+    const done = this.#waitFor(next).then(() => undefined);
+    done.catch(() => {});
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      if (this.#next) this.#next.ready = true;
+      this.#sendIfReady();
+    }, this.#debounceMs);
+    this.#changed();
+    return done;
+  }
+
+  flush(flushOptions: { deadlineMs?: number } = {}): Promise<void> {
+    const at = deadlineAt(flushOptions.deadlineMs);
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const last = this.#next ?? this.#inFlight;
+    if (!last) return Promise.resolve();
+    const done = this.#waitFor(last).then(() => undefined);
+    done.catch(() => {}); // as for autosave: ignoring the promise is safe
+    if (this.#next) this.#next.ready = true;
+    this.#sendIfReady();
+    return at === undefined ? done : withinDeadline(done, at);
+  }
+
+  saveNow(payload: T): Promise<unknown> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const next: Edit<T> = { payload, waiters: this.#next?.waiters ?? [], ready: true };
+    this.#next = next;
+    const done = this.#waitFor(next);
+    this.#sendIfReady();
+    this.#changed();
+    return done;
+  }
+
+  pending(): boolean {
+    return this.#next !== undefined || this.#inFlight !== undefined;
+  }
+
+  /** Reports a change of `pending()` to `onPending`. */
+  #changed(): void {
+    const now = this.pending();
+    if (now === this.#wasPending) return;
+    this.#wasPending = now;
+    this.#options.onPending?.(now);
+  }
+
+  #waitFor(edit: Edit<T>): Promise<unknown> {
     const done = new Promise<unknown>((resolve, reject) => edit.waiters.push({ resolve, reject }));
     done.catch(() => {}); // handled here, so callers may ignore it; those who await still see the rejection
     return done;
   }
 
-  function sendIfReady(): void {
-    if (inFlight || !next?.ready) return;
-    const edit = next;
-    next = undefined;
-    inFlight = edit;
-    void send(edit);
+  #sendIfReady(): void {
+    if (this.#inFlight || !this.#next?.ready) return;
+    const edit = this.#next;
+    this.#next = undefined;
+    this.#inFlight = edit;
+    void this.#send(edit);
   }
 
-  async function send(edit: Edit<T>): Promise<void> {
+  async #send(edit: Edit<T>): Promise<void> {
+    const { save, keepFailed } = this.#options;
     try {
       const result = await save(edit.payload);
       for (const w of edit.waiters) w.resolve(result);
     } catch (error) {
       // Keep the failed edit unless a newer one already replaces it; it waits for the next
       // autosave or flush rather than retrying on its own against a failing server.
-      if (keepFailed?.(error) ?? true) next ??= { payload: edit.payload, waiters: [], ready: false };
+      if (keepFailed?.(error) ?? true) this.#next ??= { payload: edit.payload, waiters: [], ready: false };
       for (const w of edit.waiters) w.reject(error);
-      report(error);
+      this.#report(error);
     } finally {
-      inFlight = undefined;
-      sendIfReady();
-      changed();
+      this.#inFlight = undefined;
+      this.#sendIfReady();
+      this.#changed();
     }
   }
 
-  function report(error: unknown): void {
+  #report(error: unknown): void {
     try {
-      onError?.(error);
+      this.#options.onError?.(error);
     } catch {
       // A throwing onError must not stop later saves; the error already reached the waiters.
     }
   }
-
-  return {
-    autosave(payload) {
-      // The superseded edit's waiters now wait for this one: it stores their change too. An edit
-      // asked for at once (saveNow) stays asked for: superseding it does not delay it.
-      next = { payload, waiters: next?.waiters ?? [], ready: next?.ready ?? false };
-      const done = waitFor(next).then(() => undefined);
-      done.catch(() => {});
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timer = undefined;
-        if (next) next.ready = true;
-        sendIfReady();
-      }, debounceMs);
-      changed();
-      return done;
-    },
-
-    flush(flushOptions = {}) {
-      const at = deadlineAt(flushOptions.deadlineMs);
-      clearTimeout(timer);
-      timer = undefined;
-      const last = next ?? inFlight;
-      if (!last) return Promise.resolve();
-      const done = waitFor(last).then(() => undefined);
-      done.catch(() => {}); // as for autosave: ignoring the promise is safe
-      if (next) next.ready = true;
-      sendIfReady();
-      return at === undefined ? done : withinDeadline(done, at);
-    },
-
-    saveNow(payload) {
-      clearTimeout(timer);
-      timer = undefined;
-      next = { payload, waiters: next?.waiters ?? [], ready: true };
-      const done = waitFor(next);
-      sendIfReady();
-      changed();
-      return done;
-    },
-
-    pending() {
-      return next !== undefined || inFlight !== undefined;
-    },
-  };
 }

@@ -9,7 +9,7 @@ import { unwrap } from "../unwrap.ts";
 import { type Autosaver, createAutosaver } from "./autosave.ts";
 import { callInit } from "./call-options.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
-import type { PublishedClusterEdit, SetupPayload, SetupProcess } from "./setup-process-types.ts";
+import type { PublishedClusterEdit, PublishResult, SetupPayload, SetupProcess } from "./setup-process-types.ts";
 import type { SetupStates } from "./setup-state.ts";
 
 // Section 7: "PUT on draft endpoint after publish: rejected (code not given)" — these are the
@@ -44,26 +44,15 @@ export function createSetupProcess(
     busySavers += pending ? 1 : -1;
     if (busySavers === (pending ? 1 : 0)) onBusy?.(pending);
   };
-  const put = async (payload: SetupPayload): Promise<unknown> => {
-    const result = await client.PUT("/setup_processes/{eid}", { params: { path }, body: payload });
-    if (result.response.ok) return result.data;
-    try {
-      return unwrap(result);
-    } catch (error) {
-      if (error instanceof ApiError && PUT_REJECTED.has(error.status) && publishedEvidence(error, states.get(eid))) {
-        states.set(eid, "published");
-        throw new SetupStateError(
-          `PUT /setup_processes/${eid} was rejected (HTTP ${error.status}); the draft endpoint works only while the setup is unpublished — edits of a published setup use POST /campaigns_setup (Section 3)`,
-          { ...contextOf(error), eid, state: "published", status: error.status },
-        );
-      }
-      throw error;
-    }
-  };
   const timing = debounceMs === undefined ? {} : { debounceMs };
   // One queue for every edit of the draft: autosave, update and flush (Section 3: edits must not
   // overlap, or they land out of order).
-  const autosaver = createAutosaver<SetupPayload>({ save: put, keepFailed, onPending, ...timing });
+  const autosaver = createAutosaver<SetupPayload>({
+    save: (payload) => putDraft(client, states, eid, payload),
+    keepFailed,
+    onPending,
+    ...timing,
+  });
   // One queue per published cluster, keyed by (tc, tc_run_id) under this eid (Section 3, 8.5).
   const clusterSavers = new Map<string, Autosaver<PublishedClusterEdit>>();
   const clusterSaver = (edit: PublishedClusterEdit): Autosaver<PublishedClusterEdit> => {
@@ -101,36 +90,70 @@ export function createSetupProcess(
       const all = [autosaver, ...clusterSavers.values()].map((saver) => saver.flush(options));
       for (const result of await Promise.allSettled(all)) if (result.status === "rejected") throw result.reason;
     },
-    async publish(options = {}) {
-      const { deadlineMs, ...rest } = options;
-      const at = deadlineAt(deadlineMs); // one deadline for the flush, the boost and the status read
-      const init = { ...callInit(rest), ...withDeadline(at) };
-      await autosaver.flush(at === undefined ? {} : { deadlineMs: Math.max(0, at - monotonicNow()) });
-      options.signal?.throwIfAborted();
-      const result = await client.POST("/setup_processes/{eid}/boost", { params: { path }, ...init });
-      const data = unwrap(result);
-      const adPlatform = options.adPlatform ?? client.config.adPlatform;
-      let connection: unknown;
-      if (adPlatform) {
-        connection = unwrap(
-          await client.GET("/integrations/connect/{adplatform}/status", {
-            params: { path: { adplatform: adPlatform } },
-            ...init,
-          }),
-        );
-      }
-      return {
-        taskId: boostTaskIdOf(data),
-        status: result.response.status,
-        requestId: result.response.headers.get("x-request-id") ?? undefined,
-        connection,
-        connectionChecked: adPlatform !== undefined,
-      };
-    },
+    publish: (options = {}) => publish(client, eid, autosaver, options),
     async cancel(options) {
       return unwrap(await client.DELETE("/setup_processes/{eid}", { params: { path }, ...callInit(options) }));
     },
     editPublishedCluster: (payload) => clusterSaver(payload).saveNow(payload),
     autosavePublishedCluster: (payload) => clusterSaver(payload).autosave(payload),
+  };
+}
+
+/**
+ * PUT of the whole draft. A rejection with evidence that the setup is published (see
+ * publishedEvidence) becomes a SetupStateError, and the setup is known to be published.
+ */
+async function putDraft(
+  client: AudienceClient,
+  states: SetupStates,
+  eid: string,
+  payload: SetupPayload,
+): Promise<unknown> {
+  const result = await client.PUT("/setup_processes/{eid}", { params: { path: { eid } }, body: payload });
+  if (result.response.ok) return result.data;
+  try {
+    return unwrap(result);
+  } catch (error) {
+    if (error instanceof ApiError && PUT_REJECTED.has(error.status) && publishedEvidence(error, states.get(eid))) {
+      states.set(eid, "published");
+      throw new SetupStateError(
+        `PUT /setup_processes/${eid} was rejected (HTTP ${error.status}); the draft endpoint works only while the setup is unpublished — edits of a published setup use POST /campaigns_setup (Section 3)`,
+        { ...contextOf(error), eid, state: "published", status: error.status },
+      );
+    }
+    throw error;
+  }
+}
+
+/** Flushes the draft's edits, publishes (boost), then reads the ad-platform connection status. */
+async function publish(
+  client: AudienceClient,
+  eid: string,
+  autosaver: Autosaver<SetupPayload>,
+  options: Parameters<SetupProcess["publish"]>[0] & object,
+): Promise<PublishResult> {
+  const { deadlineMs, ...rest } = options;
+  const at = deadlineAt(deadlineMs); // one deadline for the flush, the boost and the status read
+  const init = { ...callInit(rest), ...withDeadline(at) };
+  await autosaver.flush(at === undefined ? {} : { deadlineMs: Math.max(0, at - monotonicNow()) });
+  options.signal?.throwIfAborted();
+  const result = await client.POST("/setup_processes/{eid}/boost", { params: { path: { eid } }, ...init });
+  const data = unwrap(result);
+  const adPlatform = options.adPlatform ?? client.config.adPlatform;
+  let connection: unknown;
+  if (adPlatform) {
+    connection = unwrap(
+      await client.GET("/integrations/connect/{adplatform}/status", {
+        params: { path: { adplatform: adPlatform } },
+        ...init,
+      }),
+    );
+  }
+  return {
+    taskId: boostTaskIdOf(data),
+    status: result.response.status,
+    requestId: result.response.headers.get("x-request-id") ?? undefined,
+    connection,
+    connectionChecked: adPlatform !== undefined,
   };
 }

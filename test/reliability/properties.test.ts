@@ -13,7 +13,7 @@
  * - normalizeBenchmark invariants: test/unit/benchmark.test.ts.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClientWithSeams } from "../../src/create-client.ts";
 import { createAudienceClient, isAudienceError } from "../../src/index.ts";
 import type { CallRecord } from "../../src/internal/call-record.ts";
@@ -264,7 +264,12 @@ describe("limiter: caps under any completion order (Section 8.4)", () => {
 
 describe("retry policy: the waits it asks for (Section 8.2–8.3)", () => {
   // test/unit/backoff.test.ts checks the pure functions; this checks what the policy does with
-  // them, through the client's seams (random, clock, sleep), for any failure sequence and options.
+  // them, through the client's seams (random, sleep), for any failure sequence and options. The
+  // wall clock stands still at NOW: an HTTP-date Retry-After is judged against it (the server's
+  // clock, with no Date header to learn a skew from, is the local one).
+  afterEach(() => {
+    vi.useRealTimers();
+  });
   const NOW = Date.UTC(2026, 10, 22, 10, 0, 0); // whole seconds: HTTP-dates carry no milliseconds
   const failure = fc.oneof(
     fc.constantFrom(500, 502, 503, 504).map((status) => ({ status, retryAfter: undefined as string | undefined })),
@@ -317,6 +322,7 @@ describe("retry policy: the waits it asks for (Section 8.2–8.3)", () => {
   }
 
   it("every wait lies in its window; attempts stop at maxAttempts or at a Retry-After above the ceiling", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: NOW });
     const seen = { waits: 0, honouredRetryAfter: 0, stoppedByCeiling: 0, stoppedByCap: 0 };
     await fc.assert(
       fc.asyncProperty(
@@ -355,7 +361,6 @@ describe("retry policy: the waits it asks for (Section 8.2–8.3)", () => {
             {
               retryHooks: {
                 random: () => draws[draw++ % draws.length] as number,
-                now: () => NOW,
                 sleep: async (ms) => void waits.push(ms),
               },
             },

@@ -4,7 +4,9 @@
  * zones, since a date read in local time is the bug this guards against.
  */
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createClientWithSeams } from "../../src/create-client.ts";
+import { createAudienceClient } from "../../src/index.ts";
 import { parseRetryAfter } from "../../src/transport/retry-after.ts";
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0); // Mon, 23 Nov 2026 12:00:00 GMT
@@ -101,5 +103,74 @@ describe("parseRetryAfter properties", () => {
         return v === undefined || v >= 0;
       }),
     );
+  });
+});
+
+describe("Retry-After through the client", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("reads each response's Retry-After once: the limiter's cool-down and the retry's wait share it", async () => {
+    const answers = [
+      () => Response.json({ code: "error.rate" }, { status: 429, headers: { "retry-after": "0" } }),
+      () => Response.json({ code: "error.unavailable" }, { status: 503, headers: { "retry-after": "0" } }),
+      () => Response.json({ id: "e1" }),
+    ];
+    let sent = 0;
+    const client = createAudienceClient({
+      baseUrl: "http://127.0.0.1:9/api/v3",
+      session: { accessToken: "access-token-retry-after-once" },
+      partnerId: "acme",
+      ratePacing: false,
+      retry: { baseDelayMs: 1, maxDelayMs: 5, rateLimitDelayMs: [1, 3] },
+      fetch: async () => (answers[sent++] as () => Response)(),
+    });
+    await client.GET("/events/", {}); // the engine is loaded and the session in use before counting
+    sent = 0;
+    const get = Headers.prototype.get;
+    let reads = 0;
+    vi.spyOn(Headers.prototype, "get").mockImplementation(function (this: Headers, name: string) {
+      if (name.toLowerCase() === "retry-after") reads += 1;
+      return get.call(this, name);
+    });
+    const result = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
+    expect(result.data).toEqual({ id: "e1" });
+    expect(sent).toBe(3);
+    expect(reads).toBe(2); // one per response that carried it: the 429 and the 503
+  });
+
+  it("judges an HTTP-date in the server's time (its Date header), not the local clock", async () => {
+    const serverNow = Math.floor((Date.now() + 2 * 3600_000) / 1000) * 1000; // the server runs 2 h ahead
+    const waits: number[] = [];
+    let sent = 0;
+    const client = createClientWithSeams(
+      {
+        baseUrl: "http://127.0.0.1:9/api/v3",
+        session: { accessToken: "access-token-retry-after-date" },
+        partnerId: "acme",
+        ratePacing: false,
+        fetch: async () =>
+          sent++ === 0
+            ? Response.json(
+                { code: "error.rate" },
+                {
+                  status: 429,
+                  headers: {
+                    date: new Date(serverNow).toUTCString(),
+                    "retry-after": new Date(serverNow + 3000).toUTCString(),
+                  },
+                },
+              )
+            : Response.json({ id: "e1" }),
+      },
+      { retryHooks: { random: () => 0, sleep: async (ms) => void waits.push(ms) } },
+    );
+    const result = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
+    expect(result.data).toEqual({ id: "e1" });
+    expect(waits).toHaveLength(1);
+    // 3 s after the server's Date, less the part of its second already gone (Date has whole seconds).
+    expect(waits[0]).toBeGreaterThanOrEqual(2000);
+    expect(waits[0]).toBeLessThanOrEqual(3000);
   });
 });
