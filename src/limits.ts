@@ -67,10 +67,6 @@ export const CLIENT_DEFAULTS = Object.freeze({
    * lifetime, when shorter), so that no request leaves with a token about to expire in flight.
    */
   tokenHardMarginMs: 10_000,
-  /** The refresh margin for a short-lived token: this share of its remaining lifetime, when less than `tokenRefreshSkewMs`. */
-  tokenRefreshLifetimeShare: 0.5,
-  /** The hard margin for a short-lived token: this share of its remaining lifetime, when less than `tokenHardMarginMs`. */
-  tokenHardLifetimeShare: 0.1,
   /** Share of responses onDrift checks after the first of each operation and status (drift is systematic). */
   driftSampleRate: 0.01,
   /** Page size when the caller gives none, and the largest accepted (Section 8.5: never limit=10000). */

@@ -23,11 +23,14 @@
  *   judged on the server's clock (`now`, internal/server-clock.ts), not the local one;
  * - the token store and the group's shared session (session-cache.ts, shared-session.ts): a cache,
  *   never a single point of failure (Section 5.8).
+ *
+ * What is not an HTTP answer (no session, nothing to renew a token with) is a `SessionError`; what
+ * /auth answered is an `AuthenticationError` or the status's own class.
  */
 import type { SessionShare } from "../coordination/coordinator.ts";
-import { AuthenticationError } from "../errors/api-error.ts";
 import { AudienceError } from "../errors/audience-error.ts";
 import { unrenewableMessage } from "../errors/from-response.ts";
+import { SessionError } from "../errors/session-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ClientConfig, Logger } from "../options.ts";
@@ -144,7 +147,8 @@ export class Session {
     else if (window === "mandatory") await this.#renew();
     if (this.#budget.refused) throw this.#budget.refusal();
     const tokens = this.#held.tokens;
-    if (!tokens) throw new AuthenticationError("No session: sign-in did not produce an access token", { status: 0 });
+    if (!tokens)
+      throw new SessionError("No session: sign-in did not produce an access token", { expected: "a session" });
     const { partnerId, partnerIdPatterns } = this.#deps.config;
     this.#partnerId ??= partnerId ?? headerPartnerFromIdToken(tokens.idToken, partnerIdPatterns);
     if (this.#current?.accessToken !== tokens.accessToken)
@@ -273,7 +277,7 @@ export class Session {
     } else if (!this.#credentials) {
       if (this.#held.stillValid()) return this.#postpone(); // nothing to renew it with: use it until it expires
       const refused = this.#held.isRefused(tokens?.accessToken);
-      throw new AuthenticationError(unrenewableMessage(refused), { status: 0, expected: "a valid session" });
+      throw new SessionError(unrenewableMessage(refused), { expected: "a valid session" });
     }
     await this.#signIn();
   }
@@ -290,8 +294,7 @@ export class Session {
   async #signIn(): Promise<void> {
     const credentials = this.#credentials;
     if (!credentials)
-      throw new AuthenticationError("No session and no credentials: pass credentials, session or tokenStore", {
-        status: 0,
+      throw new SessionError("No session and no credentials: pass credentials, session or tokenStore", {
         expected: "a session",
       });
     const cooling = this.#budget.coolingDown();

@@ -7,9 +7,11 @@
  * - mandatory: past the hard margin, wait for the refresh (no request leaves with a token about to
  *   expire in flight).
  *
- * The margins are CLIENT_DEFAULTS' (the specification gives a lifetime, about 1 hour, Section 5.2,
- * and no margin): the refresh margin is 60 s or half the remaining lifetime when shorter, the hard
- * margin 10 s or a tenth of it.
+ * The margins are client choices (the specification gives a lifetime, about 1 hour, Section 5.2,
+ * and no margin), documented at CLIENT_DEFAULTS: the refresh margin is `tokenRefreshSkewMs` (60 s)
+ * or half the remaining lifetime when shorter, the hard margin `tokenHardMarginMs` (10 s) or a
+ * tenth of it. The halves and tenths stay here, not in CLIENT_DEFAULTS: that object is in the
+ * bundle every app loads up front, and they serve only this lazily loaded module.
  */
 import { CLIENT_DEFAULTS } from "../limits.ts";
 
@@ -29,8 +31,8 @@ export interface TokenTimes {
 export function tokenTimes(expiry: number | undefined, now: number): TokenTimes {
   if (expiry === undefined) return { expiry, renewAt: Number.POSITIVE_INFINITY, hardAt: Number.POSITIVE_INFINITY };
   const lifetime = Math.max(0, expiry - now);
-  const refresh = Math.min(CLIENT_DEFAULTS.tokenRefreshSkewMs, lifetime * CLIENT_DEFAULTS.tokenRefreshLifetimeShare);
-  const hard = Math.min(CLIENT_DEFAULTS.tokenHardMarginMs, lifetime * CLIENT_DEFAULTS.tokenHardLifetimeShare);
+  const refresh = Math.min(CLIENT_DEFAULTS.tokenRefreshSkewMs, lifetime / 2);
+  const hard = Math.min(CLIENT_DEFAULTS.tokenHardMarginMs, lifetime / 10);
   return { expiry, renewAt: expiry - refresh, hardAt: expiry - hard };
 }
 
