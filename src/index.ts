@@ -17,9 +17,10 @@ export {
   RateLimitError,
   ServerError,
 } from "./errors/api-error.ts";
-export { AudienceError, type ErrorContext, isAudienceError, type RedactedRequest } from "./errors/audience-error.ts";
+export { AudienceError, type ErrorContext, isAudienceError } from "./errors/audience-error.ts";
 export { NetworkError, ResponseTooLargeError, TimeoutError } from "./errors/network-error.ts";
 export { PartnerSelectionError } from "./errors/partner-selection-error.ts";
+export { SessionError } from "./errors/session-error.ts";
 export { type SetupState, SetupStateError } from "./errors/setup-state-error.ts";
 export { ValidationError, type ValidationIssue } from "./errors/validation-error.ts";
 export { SPEC } from "./limits.ts";

@@ -3,7 +3,10 @@ import { terminalSafe } from "../internal/terminal-text.ts";
 
 const BRAND = Symbol.for("@audience-intelligence/client/error");
 
-/** The request as it may be shown to support: secrets already replaced by `[REDACTED]`. */
+/**
+ * The request as it may be shown to support: secrets already replaced by `[REDACTED]`. Not a root
+ * export: name it `NonNullable<AudienceError["request"]>` (or `ErrorContext["request"]`).
+ */
 export interface RedactedRequest {
   /** HTTP method, upper case. */
   readonly method: string;

@@ -1,6 +1,7 @@
 /** Section 5.3, 5.5: the partner is chosen from the IdToken's groups claim when not given. */
 import { groupsClaims } from "../assumptions.ts";
 import { PartnerSelectionError } from "../errors/partner-selection-error.ts";
+import { headerValueIssue } from "../guards/header-value.ts";
 import { decodeJwtPayload } from "../internal/jwt.ts";
 
 /**
@@ -29,4 +30,17 @@ export function partnerFromIdToken(idToken: string | undefined, patterns: readon
     `The user belongs to ${found.length} partners in the IdToken's groups claims (${found.join(", ")}): pass partnerId to choose one`,
     found,
   );
+}
+
+/** The partner chosen from the IdToken, refused when it cannot be sent as X-Preferred-Partner-Id (Section 5.5). */
+export function headerPartnerFromIdToken(idToken: string | undefined, patterns: readonly RegExp[]): string {
+  const partner = partnerFromIdToken(idToken, patterns);
+  const issue = headerValueIssue(partner);
+  if (issue) {
+    throw new PartnerSelectionError(
+      `The partner id in the IdToken's groups claim cannot be sent as X-Preferred-Partner-Id: it ${issue}; pass partnerId`,
+      [],
+    );
+  }
+  return partner;
 }

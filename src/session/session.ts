@@ -1,54 +1,47 @@
 /**
  * The authenticated session (Section 5): lazy single-flight sign-in, cached tokens, proactive and
  * single-flight refresh, the partner choice. Every token and the password are handed to the
- * redactor the moment they are known.
+ * redactor the moment they are known. This class orchestrates; each concern is its own module:
  *
- * `/auth/*` has the tightest budget (Section 8.5), so the session spends it carefully:
- *
- * - A refusal is remembered. A sign-in answered 400/401/403, or 200 without an AccessToken (an MFA
+ * - the /auth exchange (auth-exchange.ts): sign-in and refresh sent through the client's transport,
+ *   their answers classified;
+ * - the failure budget (failure-budget.ts). `/auth/*` has the tightest budget (Section 8.5): a
+ *   refusal is remembered — a sign-in answered 400/401/403, or 200 without an AccessToken (an MFA
  *   challenge), and a refresh token refused with no credentials to fall back on, make every later
- *   call fail at once with the same typed error, saying why, until the caller supplies new
- *   credentials or a new session (`useCredentials`, `useSession`). A refused refresh token is
- *   never sent again.
- * - Transient failures share one cool-down. A sign-in or refresh failing with 429, 5xx or a network
- *   error (after its own retries) starts a cool-down — its Retry-After, else Section 8.3's wait —
- *   during which later calls fail at once with that error instead of spending five more attempts
- *   each; a refresh in cool-down leaves calls on the current token while it is valid.
- * - At most one refresh per call: the refresh margin is 60 s, or half the token's lifetime when that
- *   is shorter, and a token received after a call began serves that call whatever its margin.
- * - No call waits for a planned refresh: past the refresh margin the refresh runs in the
- *   background (single flight) while calls keep the current token, until a hard margin of 10 s (a
- *   tenth of the lifetime, when shorter) before `exp`. A background refresh that fails starts the
- *   cool-down above and is tried again after it; calls are not failed while the token is valid.
- *   A 401 still makes every call wait for the refresh it forces.
- * - `exp` is judged on the server's clock (`now`, internal/server-clock.ts), not the local one.
+ *   call fail at once with the same typed error until the caller supplies new credentials or a new
+ *   session (`useCredentials`, `useSession`); a refused refresh token is never sent again. A
+ *   sign-in or refresh failing with 429, 5xx or a network error (after its own retries) starts one
+ *   cool-down — its Retry-After, else Section 8.3's wait — during which later calls fail at once
+ *   with that error; a refresh in cool-down leaves calls on the current token while it is valid;
+ * - the token windows (token-windows.ts, held-tokens.ts): at most one refresh per call — the
+ *   refresh margin is 60 s, or half the token's lifetime when shorter, and a token received after a
+ *   call began serves that call whatever its margin. No call waits for a planned refresh: past the
+ *   refresh margin it runs in the background (single flight) while calls keep the current token,
+ *   until a hard margin of 10 s (a tenth of the lifetime, when shorter) before `exp`. A background
+ *   refresh that fails starts the cool-down and is tried again after it; calls are not failed
+ *   while the token is valid. A 401 still makes every call wait for the refresh it forces. `exp` is
+ *   judged on the server's clock (`now`, internal/server-clock.ts), not the local one;
+ * - the token store and the group's shared session (session-cache.ts, shared-session.ts): a cache,
+ *   never a single point of failure (Section 5.8).
  *
- * The token store is a cache, never a single point of failure (Section 5.8): a `get` that throws,
- * hangs past `timeoutMs` or returns something unusable is reported through the logger and treated
- * as absent; `set` runs in the background, and its failure is reported, not thrown into a call.
+ * What is not an HTTP answer (no session, nothing to renew a token with) is a `SessionError`; what
+ * /auth answered is an `AuthenticationError` or the status's own class.
  */
-import { TOKEN_FIELDS } from "../assumptions.ts";
-import type { SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
-import { type ApiError, AuthenticationError, RateLimitError, ServerError } from "../errors/api-error.ts";
+import type { SessionShare } from "../coordination/coordinator.ts";
 import { AudienceError } from "../errors/audience-error.ts";
-import { errorFromResponse, unrenewableMessage } from "../errors/from-response.ts";
-import { NetworkError } from "../errors/network-error.ts";
-import { PartnerSelectionError } from "../errors/partner-selection-error.ts";
-import { repeated } from "../errors/repeated.ts";
-import { headerValueIssue } from "../guards/header-value.ts";
+import { unrenewableMessage } from "../errors/from-response.ts";
+import { SessionError } from "../errors/session-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
-import { jwtExpiryMs } from "../internal/jwt.ts";
 import type { Redactor } from "../internal/redact.ts";
-import { withTimeout } from "../internal/with-timeout.ts";
-import { CLIENT_DEFAULTS } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
-import { backoffDelayMs, rateLimitDelayMs } from "../transport/backoff.ts";
 import type { Outcome } from "../transport/create-transport.ts";
-import { OutgoingRequest } from "../transport/outgoing.ts";
-import { expiredBeforeArrivalMs } from "./arrival.ts";
-import { partnerFromIdToken } from "./partner.ts";
+import type { OutgoingRequest } from "../transport/outgoing.ts";
+import { type AuthAnswer, AuthExchange, type AuthPath } from "./auth-exchange.ts";
+import { FailureBudget } from "./failure-budget.ts";
+import { HeldTokens } from "./held-tokens.ts";
+import { headerPartnerFromIdToken } from "./partner.ts";
+import { SessionCache } from "./session-cache.ts";
 import type { SharedSession } from "./shared-session.ts";
-import { storedSessionIssue } from "./token-store.ts";
 import type { SessionTokens } from "./tokens.ts";
 
 export interface SessionDeps {
@@ -66,7 +59,7 @@ export interface SessionDeps {
   readonly monotonic?: () => number;
   readonly random?: () => number;
   /** Shown each /auth response with its parsed body (drift reports, when `onDrift` is given). */
-  readonly inspect?: (path: "/auth" | "/auth/refresh_token", response: Response, body: unknown) => void;
+  readonly inspect?: (path: AuthPath, response: Response, body: unknown) => void;
   /** Told of each sign-in and refresh (the metrics, when the `meter` option is given). */
   readonly observe?: (event: "sign-in" | "refresh") => void;
   /**
@@ -83,51 +76,40 @@ export interface Authorization {
 
 type Credentials = Readonly<{ username: string; password: string }>;
 
-/** Sign-in and refresh statuses that say the credential itself was refused (Section 7: a failing refresh is a 400). */
-const REFUSED = new Set([400, 401, 403]);
-
 export class Session {
   readonly #deps: SessionDeps;
   readonly #now: () => number;
-  readonly #monotonic: () => number;
-  readonly #random: () => number;
+  readonly #held: HeldTokens;
+  readonly #budget: FailureBudget;
+  readonly #exchange: AuthExchange;
+  readonly #cache: SessionCache;
   #credentials: Credentials | undefined;
   #initial: Readonly<SessionTokens> | undefined;
-  #tokens: SessionTokens | undefined;
-  /** When the current tokens arrived (monotonic), their access token's expiry and when it is due for refresh (wall). */
-  #tokenAt = 0;
-  /** The current token looked expired the moment it arrived: a clock matter, the issuing server is the judge. */
-  #arrivedExpired = false;
-  #expiry: number | undefined;
-  #renewAt = Number.POSITIVE_INFINITY;
-  /** The access token a 401 refused: never valid again, whatever the clocks say. */
-  #refusedToken: string | undefined;
-  /** Past this (wall, server time), calls wait for the renewal instead of using the current token. */
-  #hardAt = Number.POSITIVE_INFINITY;
   /** The last authorization handed out, reused while its token is current. */
   #current: Authorization | undefined;
   #partnerId: string | undefined;
   #establishing: Promise<void> | undefined;
   #renewing: Promise<void> | undefined;
-  /** A refused credential: later calls fail at once with it until new credentials or a new session. */
-  #refusal: AudienceError | undefined;
-  /** A transient sign-in or refresh failure: until `until` (monotonic), nothing is sent to /auth*. */
-  #coolDown: { until: number; error: AudienceError; failures: number } | undefined;
-  #storeWrites: Promise<void> = Promise.resolve();
-  /** The shared part, once loaded (only with a coordinator that shares the session). */
-  #sharing: Promise<SharedSession> | undefined;
-  #shared: SharedSession | undefined;
   /** Counters for tests and diagnostics. */
   readonly stats = { signIns: 0, refreshes: 0 };
 
   constructor(deps: SessionDeps) {
+    const { config, redactor, logger, share } = deps;
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
-    this.#monotonic = deps.monotonic ?? monotonicNow;
-    this.#random = deps.random ?? Math.random;
-    this.#setCredentials(deps.config.credentials);
-    this.#initial = deps.config.session;
-    if (deps.config.session) this.#remember({ ...deps.config.session }, false);
+    const monotonic = deps.monotonic ?? monotonicNow;
+    this.#held = new HeldTokens(redactor, this.#now, monotonic);
+    this.#cache = new SessionCache({ store: config.tokenStore, timeoutMs: config.timeoutMs, logger, share });
+    this.#budget = new FailureBudget({
+      retry: config.retry,
+      monotonic,
+      random: deps.random ?? Math.random,
+      onCoolDown: (ms) => this.#cache.shareCoolDown(ms),
+    });
+    this.#exchange = new AuthExchange({ ...deps, baseUrl: config.baseUrl, now: this.#now });
+    this.#setCredentials(config.credentials);
+    this.#initial = config.session;
+    if (config.session) this.#held.hold({ ...config.session }, false);
   }
 
   /** Partner id, once known (after the first authenticated call, or when configured). */
@@ -141,18 +123,17 @@ export class Session {
    */
   current(since?: number): Authorization | undefined {
     const current = this.#current;
-    if (!current || this.#refusal || current.accessToken !== this.#tokens?.accessToken) return undefined;
-    const now = this.#now();
-    if (now < this.#renewAt || this.#freshFor(since)) return current;
-    if (now >= this.#hardAt) return undefined;
-    this.#renewInBackground();
+    if (!current || this.#budget.refused || current.accessToken !== this.#held.tokens?.accessToken) return undefined;
+    const window = this.#held.window(since);
+    if (window === "mandatory") return undefined;
+    if (window === "background") this.#renewInBackground();
     return current;
   }
 
   /** A current access token and the partner, signing in or refreshing first when needed. */
   async authorize(since?: number): Promise<Authorization> {
-    if (this.#refusal) throw this.#refused();
-    if (!this.#tokens) {
+    if (this.#budget.refused) throw this.#budget.refusal();
+    if (!this.#held.tokens) {
       this.#establishing ??= this.#establish().finally(() => {
         this.#establishing = undefined;
       });
@@ -161,16 +142,16 @@ export class Session {
     // A refresh under way for a token past its hard margin (or refused with a 401) is about to
     // replace it: wait for it, do not send the old one. Its failure is reported to the call that
     // started it. Before the hard margin, a planned refresh runs in the background.
-    const now = this.#now();
-    if (this.#renewing && now >= this.#hardAt) await this.#renewing.catch(() => undefined);
-    if (this.#now() >= this.#renewAt && !this.#freshFor(since)) {
-      if (this.#now() < this.#hardAt) this.#renewInBackground();
-      else await this.#renew();
-    }
-    if (this.#refusal) throw this.#refused();
-    const tokens = this.#tokens;
-    if (!tokens) throw new AuthenticationError("No session: sign-in did not produce an access token", { status: 0 });
-    this.#partnerId ??= this.#deps.config.partnerId ?? this.#partnerFrom(tokens.idToken);
+    if (this.#renewing && this.#held.pastHardMargin()) await this.#renewing.catch(() => undefined);
+    const window = this.#held.window(since);
+    if (window === "background") this.#renewInBackground();
+    else if (window === "mandatory") await this.#renew();
+    if (this.#budget.refused) throw this.#budget.refusal();
+    const tokens = this.#held.tokens;
+    if (!tokens)
+      throw new SessionError("No session: sign-in did not produce an access token", { expected: "a session" });
+    const { partnerId, partnerIdPatterns } = this.#deps.config;
+    this.#partnerId ??= partnerId ?? headerPartnerFromIdToken(tokens.idToken, partnerIdPatterns);
     if (this.#current?.accessToken !== tokens.accessToken)
       this.#current = { accessToken: tokens.accessToken, partnerId: this.#partnerId };
     return this.#current;
@@ -178,14 +159,10 @@ export class Session {
 
   /** After a 401 with `usedToken`: refresh once, shared by every call that saw it; false when nothing can renew it. */
   async reauthenticate(usedToken: string): Promise<boolean> {
-    if (this.#tokens && this.#tokens.accessToken !== usedToken) return true; // another call already renewed it
-    this.#refusedToken = usedToken; // refused by the server: whatever its `exp` says, no longer valid
-    if (this.#tokens) {
-      this.#expiry = Math.min(this.#expiry ?? Number.POSITIVE_INFINITY, this.#now());
-      this.#renewAt = Math.min(this.#renewAt, this.#expiry);
-      this.#hardAt = Math.min(this.#hardAt, this.#expiry);
-    }
-    const renewable = this.#tokens?.refreshToken || this.#credentials || this.#deps.share;
+    const tokens = this.#held.tokens;
+    if (tokens && tokens.accessToken !== usedToken) return true; // another call already renewed it
+    this.#held.refuse(usedToken); // refused by the server: whatever its `exp` says, no longer valid
+    const renewable = tokens?.refreshToken || this.#credentials || this.#deps.share;
     return renewable ? this.#renew().then(() => true) : false;
   }
 
@@ -200,17 +177,14 @@ export class Session {
   useSession(tokens: Readonly<SessionTokens>): void {
     this.#initial = tokens;
     this.#restart();
-    this.#remember({ ...tokens }, false);
+    this.#held.hold({ ...tokens }, false);
   }
 
   #restart(): void {
-    this.#refusal = undefined;
-    this.#coolDown = undefined;
-    this.#tokens = undefined;
+    this.#budget.reset();
+    this.#held.clear();
     this.#current = undefined;
     this.#partnerId = undefined;
-    this.#renewAt = Number.POSITIVE_INFINITY;
-    this.#hardAt = Number.POSITIVE_INFINITY;
   }
 
   #setCredentials(credentials: Credentials | undefined): void {
@@ -223,69 +197,27 @@ export class Session {
     );
   }
 
-  /** @param received the tokens came from a sign-in or refresh just now (not an option or the store) */
-  #remember(tokens: SessionTokens, received: boolean): void {
-    const { redactor } = this.#deps;
-    redactor.set("access", tokens.accessToken);
-    redactor.set("refresh", tokens.refreshToken);
-    redactor.set("id", tokens.idToken);
-    this.#tokens = tokens;
-    const now = this.#now();
-    this.#tokenAt = received ? this.#monotonic() : Number.NEGATIVE_INFINITY;
-    this.#expiry = jwtExpiryMs(tokens.accessToken);
-    this.#arrivedExpired = received && this.#expiry !== undefined && this.#expiry <= now;
-    // Refresh 60 s before expiry, or at half the lifetime for a token that lives less than 2 minutes.
-    const margin =
-      this.#expiry === undefined
-        ? 0
-        : Math.min(CLIENT_DEFAULTS.tokenRefreshSkewMs, Math.max(0, this.#expiry - now) / 2);
-    this.#renewAt = this.#expiry === undefined ? Number.POSITIVE_INFINITY : this.#expiry - margin;
-    const hard =
-      this.#expiry === undefined
-        ? 0
-        : Math.min(CLIENT_DEFAULTS.tokenHardMarginMs, Math.max(0, this.#expiry - now) / 10);
-    this.#hardAt = this.#expiry === undefined ? Number.POSITIVE_INFINITY : this.#expiry - hard;
+  /** Tokens a sign-in or refresh produced: counted, held, and kept in the store and the group's record. */
+  #received(tokens: SessionTokens, event: "sign-in" | "refresh"): void {
+    if (event === "sign-in") this.stats.signIns += 1;
+    else this.stats.refreshes += 1;
+    this.#deps.observe?.(event);
+    this.#budget.succeeded();
+    this.#held.hold(tokens, true);
+    this.#cache.write(tokens);
   }
 
-  /** Adopts the group's tokens when worth it: not ours already, not refused by a 401, header text, not expired (unless `expiredToo`). */
-  #adoptShared(record: SharedSessionRecord, expiredToo: boolean): boolean {
-    const t = record.tokens;
-    if (!t || t.accessToken === this.#tokens?.accessToken || t.accessToken === this.#refusedToken) return false;
-    if (/\s/.test(t.accessToken) || headerValueIssue(t.accessToken)) return false;
-    const expiry = jwtExpiryMs(t.accessToken);
-    if (!expiredToo && expiry !== undefined && this.#now() >= expiry) return false;
-    this.#remember(
-      {
-        accessToken: t.accessToken,
-        ...(t.refreshToken ? { refreshToken: t.refreshToken } : {}),
-        ...(t.idToken ? { idToken: t.idToken } : {}),
+  /** The group's shared session, loaded on first use; undefined without a coordinator that shares it. */
+  #shared(): Promise<SharedSession> | undefined {
+    return this.#cache.shared({
+      adopt: (record, expiredToo) => {
+        const adopted = this.#held.adopt(record, expiredToo);
+        if (adopted) this.#budget.succeeded();
+        return adopted;
       },
-      false,
-    );
-    this.#coolDown = undefined;
-    return true;
-  }
-
-  /** The shared part (session/shared-session.ts), loaded on first use when a coordinator shares the session. */
-  #sharedSession(share: SessionShare): Promise<SharedSession> {
-    this.#sharing ??= import("./shared-session.ts").then((m) => {
-      this.#shared = new m.SharedSession(share, {
-        adopt: (record, expiredToo) => this.#adoptShared(record, expiredToo),
-        coolDown: (ms) => {
-          const until = this.#monotonic() + ms;
-          if (this.#coolDown && this.#coolDown.until >= until) return;
-          const error = new RateLimitError(
-            "Not sent: another process of the group met a 429 or 5xx on /auth; the group waits (Section 8.5)",
-            { status: 429, retryAfterMs: ms },
-          );
-          this.#coolDown = { until, error, failures: this.#coolDown?.failures ?? 1 };
-        },
-        isCallError: (error) => error instanceof AudienceError,
-        warn: (message, error) => this.#warnStore(message, error),
-      });
-      return this.#shared;
+      coolDown: (ms) => this.#budget.groupCoolDown(ms),
+      isCallError: (error) => error instanceof AudienceError,
     });
-    return this.#sharing;
   }
 
   /** The planned refresh, off every call's path: its failure is the cool-down's to handle. */
@@ -298,315 +230,94 @@ export class Session {
     );
   }
 
-  /**
-   * The server minted the token since the call began: it serves that call whatever its margin or
-   * `exp` say (one refresh per call at most; a token that looks expired on arrival is a clock
-   * matter, and the server that just issued it is the judge).
-   */
-  #freshFor(since: number | undefined): boolean {
-    if (since === undefined || this.#tokenAt < since) return false;
-    // Not once it has expired since it arrived: a call that waited longer than the token lives (a
-    // 429's wait, the queue) would send a token the server refuses.
-    return this.#arrivedExpired || this.#expiry === undefined || this.#now() < this.#expiry;
-  }
-
-  /** The access token has not expired (or its expiry is unknown) and no 401 refused it: calls may keep using it. */
-  #stillValid(): boolean {
-    if (this.#tokens?.accessToken === this.#refusedToken) return false;
-    return this.#expiry === undefined || this.#now() < this.#expiry;
-  }
-
-  /** Calls keep the current token until it expires, or until a cool-down ends, whichever is first. */
+  /** Calls keep the current token until it expires, or until the cool-down ends, whichever is first. */
   #postpone(): void {
-    const coolDownLeft = this.#coolDown ? this.#coolDown.until - this.#monotonic() : Number.POSITIVE_INFINITY;
-    this.#renewAt = Math.min(this.#expiry ?? Number.POSITIVE_INFINITY, this.#now() + Math.max(0, coolDownLeft));
+    this.#held.postpone(this.#budget.coolDownLeftMs());
   }
 
   async #establish(): Promise<void> {
-    const share = this.#deps.share;
-    if (share) {
-      const shared = await this.#sharedSession(share);
-      return shared.establish(() => this.#establishAlone());
-    }
+    const shared = this.#shared();
+    if (shared) return (await shared).establish(() => this.#establishAlone());
     return this.#establishAlone();
   }
 
   async #establishAlone(): Promise<void> {
-    const stored = await this.#readStore();
-    if (stored) return this.#remember(stored, false);
-    if (this.#initial) return this.#remember({ ...this.#initial }, false);
+    const stored = await this.#cache.read();
+    if (stored) return this.#held.hold(stored, false);
+    if (this.#initial) return this.#held.hold({ ...this.#initial }, false);
     await this.#signIn();
   }
 
   #renew(): Promise<void> {
-    const share = this.#deps.share;
-    this.#renewing ??= (
-      share ? this.#sharedSession(share).then((shared) => shared.renew(() => this.#renewNow())) : this.#renewNow()
-    ).finally(() => {
-      this.#renewing = undefined;
-    });
+    this.#renewing ??= (this.#shared()?.then((s) => s.renew(() => this.#renewNow())) ?? this.#renewNow()).finally(
+      () => {
+        this.#renewing = undefined;
+      },
+    );
     return this.#renewing;
   }
 
   async #renewNow(): Promise<void> {
-    const refreshToken = this.#tokens?.refreshToken;
+    const tokens = this.#held.tokens;
+    const refreshToken = tokens?.refreshToken;
     if (refreshToken) {
-      const cooling = this.#coolingDown();
-      if (cooling) {
-        if (this.#stillValid()) return this.#postpone();
-        throw cooling;
-      }
-      const answer = await this.#send("/auth/refresh_token", { token: refreshToken }, true);
-      if (!answer) return this.#postpone(); // a transient failure; the token is still valid
-      const { response } = answer;
-      const body = await this.#json(response);
-      this.#deps.inspect?.("/auth/refresh_token", response, body);
-      const access = response.ok ? this.#access(answer, body) : undefined;
-      if (access) {
-        const next = {
-          accessToken: access,
-          // Section 5.4: the refresh token does not rotate; keep it when the response omits it.
-          refreshToken: this.#field(body, TOKEN_FIELDS.refresh, "refresh") ?? refreshToken,
-          idToken: this.#field(body, TOKEN_FIELDS.id, "id") ?? this.#tokens?.idToken,
-        };
-        this.stats.refreshes += 1;
-        this.#deps.observe?.("refresh");
-        this.#coolDown = undefined;
-        return this.#store(next as SessionTokens);
-      }
-      if (!response.ok && !REFUSED.has(response.status)) {
-        const error = errorFromResponse(response, body, this.#deps.redactor, answer.record());
-        this.#startCoolDown(error);
-        if (this.#stillValid()) return this.#postpone();
-        throw error;
-      }
-      // Refused (or answered without a usable token): this refresh token is never sent again.
-      const { refreshToken: _refused, ...rest } = this.#tokens as SessionTokens;
-      this.#tokens = rest;
-      if (!this.#credentials) {
-        const error = this.#authError(
-          answer,
-          response.ok
-            ? "the refresh response carried no usable AccessToken and no credentials were given"
-            : `the refresh token was refused (HTTP ${response.status}) and no credentials were given`,
-          body,
+      const cooling = this.#budget.coolingDown();
+      if (cooling) return this.#keepOrThrow(cooling);
+      const answer = await this.#exchange.refresh(refreshToken);
+      if (answer.kind === "tokens") {
+        const { tokens: next } = answer; // an IdToken the response omits stays the one held
+        return this.#received(
+          { ...next, idToken: next.idToken ?? this.#held.tokens?.idToken } as SessionTokens,
+          "refresh",
         );
-        if (this.#stillValid()) {
-          this.#postpone();
-          return;
-        }
-        throw this.#refuse(error);
       }
+      if (answer.kind !== "refused") return this.#keepOrThrow(this.#failed(answer));
+      // Refused (or answered without a usable token): this refresh token is never sent again.
+      this.#held.dropRefreshToken();
+      if (!this.#credentials) return this.#keepOrThrow(answer.error, true);
     } else if (!this.#credentials) {
-      if (!this.#stillValid()) {
-        throw new AuthenticationError(unrenewableMessage(this.#tokens?.accessToken === this.#refusedToken), {
-          status: 0,
-          expected: "a valid session",
-        });
-      }
-      return this.#postpone(); // nothing to renew it with: use it until it expires
+      if (this.#held.stillValid()) return this.#postpone(); // nothing to renew it with: use it until it expires
+      const refused = this.#held.isRefused(tokens?.accessToken);
+      throw new SessionError(unrenewableMessage(refused), { expected: "a valid session" });
     }
     await this.#signIn();
+  }
+
+  /**
+   * Calls keep the current token while it is valid (the refresh is put off); else `error` is
+   * thrown, remembered as the refusal when `refusal`.
+   */
+  #keepOrThrow(error: AudienceError, refusal = false): void {
+    if (!this.#held.stillValid()) throw refusal ? this.#budget.refuse(error) : error;
+    this.#postpone();
   }
 
   async #signIn(): Promise<void> {
     const credentials = this.#credentials;
     if (!credentials)
-      throw new AuthenticationError("No session and no credentials: pass credentials, session or tokenStore", {
-        status: 0,
+      throw new SessionError("No session and no credentials: pass credentials, session or tokenStore", {
         expected: "a session",
       });
-    const cooling = this.#coolingDown();
+    const cooling = this.#budget.coolingDown();
     if (cooling) throw cooling;
-    const answer = await this.#send("/auth", { username: credentials.username, password: credentials.password });
-    if (!answer) throw this.#coolDown?.error; // #send started the cool-down
-    const { response } = answer;
-    const body = await this.#json(response);
-    this.#deps.inspect?.("/auth", response, body);
-    if (!response.ok) {
-      if (REFUSED.has(response.status))
-        throw this.#refuse(this.#authError(answer, `sign-in refused (HTTP ${response.status})`, body));
-      const error = errorFromResponse(response, body, this.#deps.redactor, answer.record());
-      this.#startCoolDown(error);
-      throw error;
-    }
-    const access = this.#access(answer, body);
-    const refresh = this.#field(body, TOKEN_FIELDS.refresh, "refresh");
-    const id = this.#field(body, TOKEN_FIELDS.id, "id");
-    if (!access) {
-      throw this.#refuse(
-        this.#authError(
-          answer,
-          "the sign-in returned no tokens (HTTP 200 without an AccessToken: an MFA challenge or another step the client cannot complete)",
-          body,
-        ),
-      );
-    }
-    this.stats.signIns += 1;
-    this.#deps.observe?.("sign-in");
-    this.#coolDown = undefined;
-    await this.#store({
-      accessToken: access,
-      ...(refresh ? { refreshToken: refresh } : {}),
-      ...(id ? { idToken: id } : {}),
-    });
+    const answer = await this.#exchange.signIn(credentials.username, credentials.password);
+    if (answer.kind === "refused") throw this.#budget.refuse(answer.error);
+    if (answer.kind !== "tokens") throw this.#failed(answer);
+    this.#received(answer.tokens, "sign-in");
   }
 
   /**
-   * POSTs to the /auth family. A transient failure that ended without a response (network,
-   * timeout) starts the cool-down and resolves undefined when `tolerant`; else it is thrown.
+   * A failed sign-in or refresh: a transient failure starts the cool-down; a token the client must
+   * not use is thrown at once (remembered when it is not header text; an expired one starts the
+   * cool-down, as the next sign-in would likely bring the same). Returns the error to keep or throw.
    */
-  async #send(path: string, body: unknown, tolerant = false): Promise<Outcome | undefined> {
-    const url = `${this.#deps.config.baseUrl.href.replace(/\/$/, "")}${path}`;
-    try {
-      return await this.#deps.send(
-        new OutgoingRequest(url, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify(body),
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof NetworkError)) throw error;
-      this.#startCoolDown(error);
-      if (tolerant && this.#stillValid()) return undefined;
-      throw error;
+  #failed(answer: Extract<AuthAnswer, { kind: "failed" | "unusable" }>): AudienceError {
+    if (answer.kind === "failed") {
+      this.#budget.failed(answer.error);
+      return answer.error;
     }
-  }
-
-  #coolingDown(): AudienceError | undefined {
-    const coolDown = this.#coolDown;
-    if (!coolDown || this.#monotonic() >= coolDown.until) return undefined;
-    const seconds = Math.ceil((coolDown.until - this.#monotonic()) / 1000);
-    return repeated(
-      coolDown.error,
-      `Not sent: the last sign-in or refresh failed, and /auth is not tried again for ${seconds} s (Section 8.5: its budget is the tightest)`,
-    );
-  }
-
-  /** Section 8.3: the server's Retry-After, else 5–10 s after a 429, else exponential backoff. */
-  #startCoolDown(error: AudienceError, always = false): void {
-    const transient = error instanceof RateLimitError || error instanceof ServerError || error instanceof NetworkError;
-    if (!always && !transient) return;
-    const { retry } = this.#deps.config;
-    const failures = (this.#coolDown?.failures ?? 0) + 1;
-    const wait =
-      error instanceof RateLimitError
-        ? (error.retryAfterMs ?? rateLimitDelayMs(retry, this.#random()))
-        : backoffDelayMs(failures, retry, this.#random());
-    this.#coolDown = { until: this.#monotonic() + wait, error, failures };
-    this.#shared?.write({ coolDownMs: wait });
-  }
-
-  #refuse(error: AudienceError): AudienceError {
-    this.#refusal = error;
-    return error;
-  }
-
-  #refused(): AudienceError {
-    return repeated(
-      this.#refusal as AudienceError,
-      "Not sent: the API refused this client's credentials earlier; pass new ones with client.useCredentials() or client.useSession()",
-    );
-  }
-
-  #partnerFrom(idToken: string | undefined): string {
-    const partner = partnerFromIdToken(idToken, this.#deps.config.partnerIdPatterns);
-    const issue = headerValueIssue(partner);
-    if (issue) {
-      throw new PartnerSelectionError(
-        `The partner id in the IdToken's groups claim cannot be sent as X-Preferred-Partner-Id: it ${issue}; pass partnerId`,
-        [],
-      );
-    }
-    return partner;
-  }
-
-  async #store(tokens: SessionTokens): Promise<void> {
-    this.#remember(tokens, true);
-    this.#shared?.write({ tokens: { ...tokens } });
-    const store = this.#deps.config.tokenStore;
-    if (!store) return;
-    // In the background and in order: a slow or failing store never holds or fails a call.
-    this.#storeWrites = this.#storeWrites.then(() =>
-      withTimeout(() => store.set({ ...tokens }), this.#deps.config.timeoutMs, "tokenStore.set()").catch(
-        (error: unknown) => this.#warnStore("tokenStore.set() failed; the session is kept in memory only", error),
-      ),
-    );
-  }
-
-  async #readStore(): Promise<SessionTokens | undefined> {
-    const store = this.#deps.config.tokenStore;
-    if (!store) return undefined;
-    let value: unknown;
-    try {
-      value = await withTimeout(() => store.get(), this.#deps.config.timeoutMs, "tokenStore.get()");
-    } catch (error) {
-      this.#warnStore("tokenStore.get() failed; signing in instead", error);
-      return undefined;
-    }
-    if (value === undefined || value === null) return undefined;
-    const problem = storedSessionIssue(value);
-    if (problem) {
-      this.#warnStore(`tokenStore.get() returned an unusable session (${problem}); signing in instead`);
-      return undefined;
-    }
-    const v = value as SessionTokens;
-    return {
-      accessToken: v.accessToken,
-      ...(v.refreshToken ? { refreshToken: v.refreshToken } : {}),
-      ...(v.idToken ? { idToken: v.idToken } : {}),
-    };
-  }
-
-  /** Reports a token store failure by its kind only: its message may quote a token. */
-  #warnStore(message: string, error?: unknown): void {
-    const kind = error instanceof Error ? error.name : error === undefined ? undefined : typeof error;
-    this.#deps.logger.warn?.(message, kind ? { error: kind } : undefined);
-  }
-
-  async #json(response: Response): Promise<unknown> {
-    const text = await response.text();
-    try {
-      return text ? JSON.parse(text) : undefined;
-    } catch {
-      return text;
-    }
-  }
-
-  /** A token field of a sign-in or refresh body, redacted from here on. */
-  #field(body: unknown, name: string, slot: "access" | "refresh" | "id"): string | undefined {
-    const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[name] : undefined;
-    if (typeof value !== "string" || !value) return undefined;
-    this.#deps.redactor.set(slot, value);
-    return value;
-  }
-
-  /**
-   * The AccessToken of a sign-in or refresh body. It becomes the `Authorization` header of every
-   * call, so a token that is not header text (CR, LF, NUL, non-Latin-1) is refused here, with an
-   * error that does not quote it, instead of failing every call with a raw TypeError that does.
-   */
-  #access(answer: Outcome, body: unknown): string | undefined {
-    const value = this.#field(body, TOKEN_FIELDS.access, "access");
-    if (value === undefined) return undefined;
-    const issue = /\s/.test(value) ? "has whitespace" : headerValueIssue(value);
-    if (issue)
-      throw this.#refuse(this.#authError(answer, `the AccessToken received is not header text: it ${issue}`, body));
-    const late = expiredBeforeArrivalMs(value, answer.response, this.#deps.serverTimeKnown?.() ? this.#now : undefined);
-    if (late === undefined) return value;
-    const why = `the AccessToken received had expired ${Math.ceil(late / 1000)} s before the response's own Date`;
-    const error = this.#authError(answer, `${why} (its exp is judged in the server's time, Section 5.2)`, body);
-    this.#startCoolDown(error, true); // the next sign-in would likely bring the same: /auth's budget is tight
-    throw error;
-  }
-
-  #authError(answer: Outcome, why: string, body?: unknown): AuthenticationError {
-    const { response } = answer;
-    const error: ApiError = errorFromResponse(response, body, this.#deps.redactor, answer.record());
-    return new AuthenticationError(
-      `Authentication failed: ${why}${error.requestId ? ` [request id ${error.requestId}]` : ""}`,
-      { ...error, status: response.status, expected: "a session" },
-    );
+    if (answer.remember) throw this.#budget.refuse(answer.error);
+    this.#budget.failed(answer.error, true);
+    throw answer.error;
   }
 }

@@ -57,6 +57,23 @@ describe("access tokens are header text", () => {
     expect(api.calls()).toHaveLength(0);
   });
 
+  it("an unusable AccessToken's error does not quote the RefreshToken or IdToken that came with it", async () => {
+    api = await startFakeApi();
+    const tokens = makeTokens();
+    api.handle((req, res) =>
+      req.path === "/auth"
+        ? json(res, 200, { ...tokens, AccessToken: `${tokens.AccessToken}\r\ntail` })
+        : json(res, 200, {}),
+    );
+    const client = createAudienceClient({ baseUrl: api.url, credentials });
+    const error = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    const text = `${String(error)} ${JSON.stringify(error)} ${(error as AuthenticationError).supportReport()}`;
+    expect(text).not.toContain(tokens.RefreshToken);
+    expect(text).not.toContain(tokens.IdToken);
+    expect(api.calls()).toHaveLength(0);
+  });
+
   it.each(["tok\u0000en-value", "tok\r\nen-value", "toké€n-value"])(
     "session.accessToken %j is refused at construction without quoting it",
     (accessToken) => {

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthenticationError, createAudienceClient, memoryTokenStore } from "../../src/index.ts";
+import {
+  ApiError,
+  AuthenticationError,
+  createAudienceClient,
+  isAudienceError,
+  memoryTokenStore,
+  SessionError,
+} from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
 import { makeTokens } from "../support/tokens.ts";
@@ -175,9 +182,27 @@ describe("session (Section 5)", () => {
       baseUrl: api.url,
       session: { accessToken: expired.AccessToken, idToken: expired.IdToken },
     });
-    await expect(client.GET("/events/{eid}", { params: { path: { eid: "e1" } } })).rejects.toBeInstanceOf(
-      AuthenticationError,
-    );
+    const error = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } }).catch((e: unknown) => e);
+    // Nothing was sent, so no HTTP answer to report: a SessionError, not an ApiError with a made-up status.
+    expect(error).toBeInstanceOf(SessionError);
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect((error as Error).message).toMatch(/has expired and there is no refresh token or credentials/);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it("with an empty token store and no credentials, a call fails with a SessionError and sends nothing", async () => {
+    api = await startFakeApi();
+    const client = createAudienceClient({ baseUrl: api.url, tokenStore: memoryTokenStore() });
+    const error = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SessionError);
+    expect(isAudienceError(error)).toBe(true);
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error).not.toHaveProperty("status");
+    const session = error as SessionError;
+    expect(session.name).toBe("SessionError");
+    expect(session.message).toMatch(/No session and no credentials/);
+    expect(session.toJSON()).toMatchObject({ name: "SessionError", expected: "a session" });
+    expect(session.supportReport()).toMatch(/actual: {7}SessionError: No session and no credentials/);
     expect(api.requests).toHaveLength(0);
   });
 

@@ -4,10 +4,18 @@
  * 401 comes back as `{ error, response }` like every HTTP error — and what the client says is true:
  * the server refused the token and nothing can renew it, not "the token has expired". Helpers
  * (through `unwrap`) throw the same AuthenticationError with the same message. Later calls do not
- * send the refused token again (Section 5.8: the session is cached; a refused one is not reused).
+ * send the refused token again (Section 5.8: the session is cached; a refused one is not reused):
+ * they fail with a SessionError saying the same, as nothing was sent and no HTTP answer came.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthenticationError, createAudienceClient, getPartners, unwrap } from "../../src/index.ts";
+import {
+  ApiError,
+  AuthenticationError,
+  createAudienceClient,
+  getPartners,
+  SessionError,
+  unwrap,
+} from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
 import { makeTokens } from "../support/tokens.ts";
@@ -51,7 +59,7 @@ describe("a 401 nothing can renew (only an access token was given)", () => {
     expect((error as AuthenticationError).requestId).toBe("req-401");
   });
 
-  it("a helper throws the same AuthenticationError; a later call says the same without sending the token", async () => {
+  it("a helper throws the same AuthenticationError; a later call says the same (a SessionError) without sending the token", async () => {
     api = await refusingApi();
     const tokens = makeTokens();
     const client = createAudienceClient({
@@ -64,7 +72,8 @@ describe("a 401 nothing can renew (only an access token was given)", () => {
     expect(api.calls()).toHaveLength(1);
 
     const later = await client.GET("/events/{eid}", { params: { path: { eid: "e2" } } }).catch((e: unknown) => e);
-    expect(later).toBeInstanceOf(AuthenticationError);
+    expect(later).toBeInstanceOf(SessionError);
+    expect(later).not.toBeInstanceOf(ApiError);
     expect((later as Error).message).toMatch(REFUSED);
     expect((later as Error).message).not.toMatch(/expired/);
     expect(api.calls()).toHaveLength(1);
@@ -78,7 +87,8 @@ describe("a 401 nothing can renew (only an access token was given)", () => {
       session: { accessToken: expired.AccessToken, idToken: expired.IdToken },
     });
     const error = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toBeInstanceOf(SessionError);
+    expect(error).not.toBeInstanceOf(ApiError);
     expect((error as Error).message).toMatch(/has expired/);
     expect(api.calls()).toHaveLength(0);
   });
