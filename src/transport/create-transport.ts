@@ -23,7 +23,7 @@ import { logPolicy } from "./log-policy.ts";
 import type { ClientMetrics } from "./metrics-policy.ts";
 import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
 import { type PartnerRegistry, type Partners, partnerRegistry } from "./partner-registry.ts";
-import { type AdmittedTurn, compose, firstAttempt, type Policy } from "./policy.ts";
+import { type AdmittedTurn, type CallContext, compose, firstAttempt, type Policy } from "./policy.ts";
 import { redirectPolicy } from "./redirect-policy.ts";
 import { type RetryDeps, retryPolicy } from "./retry-policy.ts";
 import { timeoutPolicy } from "./timeout-policy.ts";
@@ -78,25 +78,29 @@ export function createTransport(deps: TransportDeps): Transport {
   });
 
   const send = async (input: Request | OutgoingRequest, call?: Call, admitted?: AdmittedTurn): Promise<Outcome> => {
-    const out =
-      input instanceof OutgoingRequest && !(input.body instanceof ReadableStream) ? input : await toOutgoing(input);
-    const { ctx, dispose } = contextOf(out, call, admitted);
+    let ctx: CallContext | undefined;
+    let dispose: (() => void) | undefined;
     try {
+      const out =
+        input instanceof OutgoingRequest && !(input.body instanceof ReadableStream) ? input : await toOutgoing(input);
+      const started = contextOf(out, call, admitted);
+      ({ ctx, dispose } = started);
+      const state = started.ctx;
       // A call aborted before it starts sends nothing, not even a sign-in.
       if (out.signal?.aborted) throw out.signal.reason;
-      const { response, parsed } = await run(firstAttempt(ctx), ctx);
+      const { response, parsed } = await run(firstAttempt(state), state);
       // A call that ends on a 429 keeps the partner's rate state of that moment for its error.
-      if (response.status === 429) ctx.rateState = partners.rateState(ctx.partnerId);
+      if (response.status === 429) state.rateState = partners.rateState(state.partnerId);
       let built: CallRecord | undefined;
       const record = (): CallRecord => {
-        built ??= ctx.record(response.headers.get("x-request-id") ?? undefined);
+        built ??= state.record(response.headers.get("x-request-id") ?? undefined);
         return built;
       };
       return { response, parsed, record };
     } finally {
-      dispose();
+      dispose?.();
       // A turn taken at admission that no attempt used (the call failed before its first attempt).
-      ctx.admitted?.turn.done({ kind: "no-response" });
+      (ctx ? ctx.admitted : admitted)?.turn.done({ kind: "no-response" });
     }
   };
   return { send, partnerFor: partners.partnerFor, rateState: partners.rateState };

@@ -71,6 +71,25 @@ describe("admission: a call waits for its turn before anything is built for it",
     expect((await client.GET("/events/{eid}", { params: { path: { eid: "next" } } })).data).toEqual({ id: "ok" });
   });
 
+  it("a turn taken at admission is given back when the transport fails before the first attempt", async () => {
+    const { client, busy, release } = await oneSlotBusy();
+    // A body the transport cannot read: reading it into bytes (so every attempt can send it) fails.
+    const failing = client.POST("/events/{eid}/series", {
+      params: { path: { eid: "e1" } },
+      body: {} as never,
+      bodySerializer: () =>
+        new ReadableStream({
+          pull: (controller) => controller.error(new Error("body stream broke")),
+        }) as never,
+    });
+    await until(() => client.concurrency().queued === 1);
+    release();
+    await busy;
+    await expect(failing).rejects.toThrow("body stream broke");
+    expect(client.concurrency().active).toBe(0);
+    expect((await client.GET("/events/{eid}", { params: { path: { eid: "next" } } })).data).toEqual({ id: "ok" });
+  });
+
   it("aborting queued calls rejects each with the reason, sends none, and frees the queue", async () => {
     const { client, busy, release } = await oneSlotBusy();
     const controller = new AbortController();
