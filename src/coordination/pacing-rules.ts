@@ -117,9 +117,10 @@ export function tokenWaitMs(st: PaceState, s: PacerSettings, now: number): numbe
 }
 
 /**
- * Whether a call may go now while pacing is on, taking its token; when not, it is marked as waiting. Pacing goes back
- * off once nobody waited for the pace and no 429 came for a while: a pace that delays nobody is
- * not needed, and a stale one must never make the client slower than the specification's waits.
+ * While pacing is on: whether a call may go now, taking its token; when not, it is marked as
+ * waiting. Pacing goes back off once nobody waited for the pace and no 429 came for a while: a pace
+ * that delays nobody is not needed, and a stale one must never make the client slower than the
+ * specification's waits.
  */
 export function take(st: PaceState, s: PacerSettings, now: number): boolean {
   if (idle(st, s, now)) {
