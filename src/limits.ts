@@ -97,9 +97,9 @@ export const CLIENT_DEFAULTS = Object.freeze({
    */
   maxJsonBodyDepth: 1_000,
   /**
-   * Client-side rate pacing per partner (transport/pacer.ts). Section 8.1 keeps the partner's rate
-   * secret and Section 8.3 makes every 429 cost the caller 5–10 s, so the client learns the rate
-   * from 429s and paces below it. The scheme follows the AWS SDKs' adaptive retry mode (a token
+   * Client-side rate pacing per partner (coordination/pacing-rules.ts, run by transport/pacer.ts and
+   * the Redis coordinator). Section 8.1 keeps the partner's rate secret and Section 8.3 makes every
+   * 429 cost the caller 5–10 s, so the client learns the rate from 429s and paces below it. The scheme follows the AWS SDKs' adaptive retry mode (a token
    * bucket, off until the first throttle, CUBIC recovery); the numbers are the client's own.
    */
   pacing: Object.freeze({

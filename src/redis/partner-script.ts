@@ -5,27 +5,37 @@
  * KEYS: [1] the slot leases (sorted set: lease id → expiry), [2] the state (JSON: quiet period,
  * cool-down and the pacer's state), [3] the live processes (sorted set: process id → last seen).
  *
- * The pace is transport/pacer.ts's algorithm, rule for rule, on state kept in Redis, so that what
- * one process's calls teach it (admitted calls, 429s) paces every process of the partner, and a
- * process joining a busy partner starts at the shared pace. test/coordination/conformance.ts runs
- * the same cases against both. Differences: calls waiting for the pace wait in their own process
- * and ask again when their turn is due (there is no shared queue), and the pace is checked before
- * a slot is taken, so no slot is held while waiting for the pace.
+ * The pace is the in-process pacer's rule set itself: coordination/pacing-rules.ts, translated to
+ * Lua by `npm run generate` (redis/generated/pacing-rules-lua.ts), run on a state kept in Redis, so that
+ * what one process's calls teach it (admitted calls, 429s) paces every process of the partner, and
+ * a process joining a busy partner starts at the shared pace. test/coordination/pacing-rules.test.ts
+ * runs random event sequences through both and compares every decision. Differences: calls waiting
+ * for the pace wait in their own process and ask again when their turn is due (there is no shared
+ * queue), and the pace is checked before a slot is taken, so no slot is held while waiting for it.
  */
-import { script } from "./commands.ts";
 
-const COMMON = `
-local function nowMs()
+import { type Script, script } from "./commands.ts";
+import { PACING_RULES_LUA } from "./generated/pacing-rules-lua.ts";
+
+/** Redis's own clock, in ms. */
+const REDIS_TIME = `
   local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/** What every script starts with: the clock, the settings, the state's load and save, the rules. */
+const common = (clock: string) => `
+local function nowMs()${clock}
 end
 local NEG = -1e15
+local S = cjson.decode(ARGV[1])
+${PACING_RULES_LUA}
 local function load(key)
   local raw = redis.call('GET', key)
   local st = raw and cjson.decode(raw) or {}
   st.fresh = not raw
   st.rlAt = st.rlAt or NEG
   st.cool = st.cool or 0
+  st.rv = st.rv or 0
   st.en = st.en or 0
   st.ep = st.ep or 0
   st.cutAt = st.cutAt or 0
@@ -40,44 +50,17 @@ local function load(key)
   st.an = st.an or {}
   st.oc = st.oc or 0
   st.sl = st.sl or {}
+  for i = 1, slotCount(S) do st.sl[i] = st.sl[i] or 0 end
   st.si = st.si or 0
-  st.rv = st.rv or 0
   return st
 end
 local function save(key, st, ttl)
   st.fresh = nil
   redis.call('SET', key, cjson.encode(st), 'PX', ttl)
 end
-local S = cjson.decode(ARGV[1])
-local INF = 1e300
-
-local function rateAt(st, now)
-  local elapsed = math.max(0, now - st.cutAt)
-  local rate
-  if st.ms == 0 then
-    rate = st.sr * 2 ^ (elapsed / S.doublingMs)
-  elseif elapsed < S.recoveryMs then
-    local k = S.recoveryMs / 1000
-    local c = (st.mr - st.sr) / (k ^ 3)
-    rate = st.mr + c * (elapsed / 1000 - k) ^ 3
-  else
-    rate = st.mr * 2 ^ ((elapsed - S.recoveryMs) / S.doublingMs)
-  end
-  return math.max(S.minRatePerSecond, rate)
-end
-local function refill(st, now)
-  local rate = rateAt(st, now)
-  local capacity = math.max(1, rate * S.burstMs / 1000)
-  st.tk = math.min(capacity, st.tk + rate * math.max(0, now - st.rf) / 1000)
-  st.rf = now
-end
-local function idle(st, now)
-  local quiet = now - math.max(st.wa, st.th, st.cutAt)
-  return quiet >= S.idleOffMs or (st.ms == 0 and now - st.cutAt > S.horizonMs)
-end
 local function pace(st, now)
-  if st.en == 0 or idle(st, now) then return nil end
-  return rateAt(st, now)
+  if st.en == 0 or idle(st, S, now) then return nil end
+  return rateAt(st, S, now)
 end
 `;
 
@@ -95,7 +78,7 @@ end
  * during which no call is admitted, so that every holder renews first (Section 8.4: 8 in flight
  * for the partner, not 8 plus those Redis forgot).
  */
-export const ACQUIRE = script(`${COMMON}
+const ACQUIRE = `
 local leaseId, leaseMs, max, reduced, quietMs = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local pacing, procId, liveMs, ttl = ARGV[7] == '1', ARGV[8], tonumber(ARGV[9]), tonumber(ARGV[10])
 local now = nowMs()
@@ -110,7 +93,9 @@ if st.fresh then
   local knownQuiet, knownPace = tonumber(ARGV[11]) or 0, tonumber(ARGV[12])
   if knownQuiet > 0 then st.rlAt = now - math.max(0, quietMs - knownQuiet) end
   if pacing and knownPace and knownPace > 0 then
-    st.en, st.ms, st.mr, st.sr, st.cutAt, st.rf, st.ep, st.wa = 1, 1, knownPace, knownPace, now, now, 1, now
+    -- As RatePacer.startAt: paced at the known rate as if measured.
+    cut(st, S, now, knownPace, knownPace, true)
+    st.wa = now
   end
   if knownQuiet > 0 or (knownPace and knownPace > 0) then save(KEYS[2], st, ttl) end
 end
@@ -131,132 +116,37 @@ if redis.call('ZCARD', KEYS[1]) >= limit then
   return reply('slot', first[2] and (tonumber(first[2]) - now) or 0)
 end
 if pacing and st.en == 1 then
-  if idle(st, now) then
-    st.en = 0
-  else
-    refill(st, now)
-    if st.tk >= 1 then
-      st.tk = st.tk - 1
-    else
-      st.wa = now
-      save(KEYS[2], st, ttl)
-      return reply('pace', math.ceil((1 - st.tk) * 1000 / rateAt(st, now)))
-    end
+  if not take(st, S, now) then
+    save(KEYS[2], st, ttl)
+    return reply('pace', math.ceil(tokenWaitMs(st, S, now)))
   end
   save(KEYS[2], st, ttl)
 end
 redis.call('ZADD', KEYS[1], now + leaseMs, leaseId)
 redis.call('PEXPIRE', KEYS[1], ttl)
 return reply('ok', 0)
-`);
+`;
 
 /** ARGV: settings JSON, lease id, outcome (a: admitted, r: 429, n: no response), wait ms, Retry-After given (0/1), ticket, pacing (0/1), state ttl. */
-export const RELEASE = script(`${COMMON}
+const RELEASE = `
 local leaseId, outcome, waitMs, retryAfter, ticket = ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5] == '1', tonumber(ARGV[6])
 local pacing, ttl = ARGV[7] == '1', tonumber(ARGV[8])
 local now = nowMs()
 redis.call('ZREM', KEYS[1], leaseId)
 if outcome == 'n' then return {'ok'} end
 local st = load(KEYS[2])
-local WINDOW = math.max(1, math.ceil(S.windowMs / 100))
-
-local function advanceSlots()
-  local slot = math.floor(now / 100)
-  if slot ~= st.si then
-    local gap = math.min(WINDOW, slot - st.si)
-    for i = 1, gap do st.sl[((st.si + i) % WINDOW) + 1] = 0 end
-    st.si = slot
-  end
-  for i = 1, WINDOW do st.sl[i] = st.sl[i] or 0 end
-end
-local function record(refused)
-  local n = S.shareOf
-  st.oc = ((st.oc * 2) + refused) % (2 ^ n)
-end
-local function refusedShare()
-  local refused, bits = 0, st.oc
-  while bits > 0 do
-    refused = refused + (bits % 2)
-    bits = math.floor(bits / 2)
-  end
-  return refused / S.shareOf
-end
-local function recentRate()
-  advanceSlots()
-  local total = 0
-  for i = 1, WINDOW do total = total + st.sl[i] end
-  return total * 1000 / (WINDOW * 100)
-end
-local function cut(maxRate, startRate, measured)
-  st.mr = measured and maxRate or INF
-  st.sr = math.max(S.minRatePerSecond, startRate)
-  st.ms = measured and 1 or 0
-  st.en = 1
-  st.ep = st.ep + 1
-  st.cutAt = now
-  st.rf = now
-end
-local function measure()
-  local best = nil
-  for i = 1, #st.an, 2 do
-    local span = now - st.an[i]
-    if span >= S.windowMs and span <= S.horizonMs then
-      local rate = math.max(0, st.ad - st.an[i + 1] - 1) * 1000 / span
-      if best == nil or rate > best then best = rate end
-    end
-  end
-  return best
-end
-
 if outcome == 'a' then
-  if pacing then
-    st.ad = st.ad + 1
-    record(0)
-    advanceSlots()
-    local i = (st.si % WINDOW) + 1
-    st.sl[i] = st.sl[i] + 1
-  end
+  if pacing then admitted(st, S, now) end
 elseif outcome == 'r' then
   st.rlAt = now
   st.cool = math.max(st.cool, now + waitMs)
-  if pacing and not retryAfter then
-    st.th = now
-    record(1)
-    if st.en == 0 then
-      local recent = recentRate()
-      if refusedShare() >= S.engageShare and recent > 0 then cut(S.minRatePerSecond, recent, false) end
-    elseif ticket >= st.ep then
-      refill(st, now)
-      local current = rateAt(st, now)
-      local measured = measure()
-      if measured ~= nil then
-        local floor = 0
-        if st.ms == 0 then floor = current / 2 end
-        local m = math.max(S.minRatePerSecond, floor, math.min(measured, current))
-        cut(m, S.beta * m, true)
-      elseif refusedShare() >= S.engageShare then
-        cut(S.minRatePerSecond, current / 2, false)
-      end
-    end
-    if st.en == 1 then
-      refill(st, now)
-      st.tk = 0
-    end
-    local n = #st.an
-    if n == 0 or now - st.an[n - 1] >= 100 then
-      table.insert(st.an, now)
-      table.insert(st.an, st.ad)
-    end
-    while #st.an > 64 do
-      table.remove(st.an, 1)
-      table.remove(st.an, 1)
-    end
-  end
+  -- A 429 with Retry-After says when to come back (Section 8.3): the pace learns nothing from it.
+  if pacing and not retryAfter then throttled(st, S, now, ticket) end
 end
 save(KEYS[2], st, ttl)
 local p = pace(st, now)
 return {'ok', p and tostring(p) or '', tostring(st.cool - now)}
-`);
+`;
 
 /**
  * ARGV: settings JSON, lease ms, process id, state ttl, recovery ms, lease ids… Extends this
@@ -264,7 +154,7 @@ return {'ok', p and tostring(p) or '', tostring(st.cool - now)}
  * or no live processes found means the state was lost: the recovery period starts (see ACQUIRE).
  * Returns the live processes.
  */
-export const RENEW = script(`${COMMON}
+const RENEW = `
 local leaseMs, procId, ttl, recoverMs = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 local now = nowMs()
 local lost = redis.call('EXISTS', KEYS[3]) == 0
@@ -279,4 +169,10 @@ end
 redis.call('ZADD', KEYS[3], now, procId)
 redis.call('PEXPIRE', KEYS[3], ttl)
 return redis.call('ZCARD', KEYS[3])
-`);
+`;
+
+/** The three scripts, on `clock` (Lua returning ms; tests give one they set). */
+export function partnerScripts(clock = REDIS_TIME): { acquire: Script; release: Script; renew: Script } {
+  const head = common(clock);
+  return { acquire: script(head + ACQUIRE), release: script(head + RELEASE), renew: script(head + RENEW) };
+}

@@ -7,7 +7,7 @@
  *   the call at the head asks Redis, and asks again after the pace's wait or a short poll when the
  *   partner's slots are all taken.
  * - Leases expire `leaseMs` after they were last renewed; a timer renews this process's leases
- *   while it holds any, so a crashed process's slots are free again within `leaseMs`.
+ *   while it holds any (lease-renewal.ts), so a crashed process's slots are free again within `leaseMs`.
  * - When Redis does not answer (a timeout, a lost connection), calls go on with this process's fair
  *   share of the last state it saw: the cap and the pace divided by the live processes it last
  *   counted (transport/partner-state.ts's local state), and the shared state is used again as soon
@@ -22,7 +22,6 @@ import type {
   TurnRequest,
 } from "../coordination/coordinator.ts";
 import { TooLate } from "../coordination/coordinator.ts";
-import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { onAbort } from "../internal/on-abort.ts";
 import { sleep } from "../internal/sleep.ts";
@@ -32,11 +31,15 @@ import { ConcurrencyLimiter } from "../transport/limiter.ts";
 import type { LocalPartner } from "../transport/partner-state.ts";
 import { type RedisCommands, RedisUnavailable, type Reply } from "./commands.ts";
 import { fairShare } from "./fair-share.ts";
-import { ACQUIRE, RELEASE, RENEW } from "./partner-script.ts";
+import { LeaseRenewal } from "./lease-renewal.ts";
+import { partnerScripts } from "./partner-script.ts";
+import { probeUntilAnswered } from "./probe.ts";
 import { type AcquireReply, acquireReply } from "./replies.ts";
+import { SeenState } from "./seen-state.ts";
 import type { RedisSettings } from "./settings.ts";
 
 const PACER_SETTINGS = JSON.stringify(CLIENT_DEFAULTS.pacing);
+const { acquire: ACQUIRE, release: RELEASE, renew: RENEW } = partnerScripts();
 /** The reason a turn waiting in the fair share leaves it: Redis answers again. */
 const RESTORED = Symbol("redis restored");
 
@@ -47,18 +50,10 @@ export class RedisPartner implements PartnerCoordination {
   readonly #s: RedisSettings;
   /** This process's line: one call at a time asks Redis, in lane order. */
   readonly #line = new ConcurrencyLimiter({ max: 1, reduced: 1, quietMs: 0 });
-  readonly #held = new Set<string>();
-  #leases = 0;
-  #renewTimer: ReturnType<typeof setInterval> | undefined;
-  /** When this process last took or ended a turn (monotonic). */
-  #activeAt = 0;
+  readonly #leases: LeaseRenewal;
+  #leaseCount = 0;
   /** The latest shared state seen, and when (monotonic). */
-  #limit: number;
-  #pace: number | undefined;
-  #coolDownUntil: number | undefined;
-  #quietLeftMs = 0;
-  #seenAt = 0;
-  #processes = 1;
+  readonly #seen: SeenState;
   /** While Redis does not answer: this process's fair share, and the probe that ends it. */
   #fallback: LocalPartner | undefined;
   #probing = false;
@@ -70,7 +65,8 @@ export class RedisPartner implements PartnerCoordination {
     this.#keys = keys;
     this.#key = key;
     this.#s = settings;
-    this.#limit = key.maxConcurrency;
+    this.#seen = new SeenState(key);
+    this.#leases = new LeaseRenewal((held) => this.#renew(held), settings.leaseMs, settings.liveMs);
   }
 
   /** No admissions this long after Redis lost the state: holders renew within a third of a lease. */
@@ -119,8 +115,8 @@ export class RedisPartner implements PartnerCoordination {
     let yielded = false;
     try {
       for (;;) {
-        this.#leases += 1;
-        const leaseId = `${this.#s.processId}:${this.#leases}`;
+        this.#leaseCount += 1;
+        const leaseId = `${this.#s.processId}:${this.#leaseCount}`;
         let reply: Reply;
         try {
           reply = await this.#redis.run(ACQUIRE, this.#keys, [
@@ -134,9 +130,9 @@ export class RedisPartner implements PartnerCoordination {
             this.#s.processId,
             this.#s.liveMs,
             this.#s.stateTtlMs,
-            Math.max(0, Math.round(this.#quietLeftMs - (monotonicNow() - this.#seenAt))),
-            this.#pace ?? "",
-            this.#seenAt > 0 && monotonicNow() - this.#seenAt < this.#s.liveMs / 2 ? 1 : 0,
+            Math.max(0, Math.round(this.#seen.quietLeftNow)),
+            this.#seen.pace ?? "",
+            this.#seen.seenWithin(this.#s.liveMs / 2) ? 1 : 0,
             this.#recoveryMs,
           ]);
         } catch (error) {
@@ -150,9 +146,9 @@ export class RedisPartner implements PartnerCoordination {
           return this.#unavailable(request, error as RedisUnavailable);
         }
         const { kind, waitMs, state } = parsed;
-        this.#saw(state);
+        this.#seen.saw(state);
         if (kind === "ok") {
-          this.#hold(leaseId);
+          this.#leases.hold(leaseId);
           return this.#turn(leaseId, parsed.epoch, slotWaitMs, paceWaitMs);
         }
         if (kind === "pace") {
@@ -188,17 +184,10 @@ export class RedisPartner implements PartnerCoordination {
       done: (outcome: TurnOutcome) => {
         if (done) return;
         done = true;
-        this.#held.delete(leaseId);
-        this.#activeAt = monotonicNow();
+        this.#leases.end(leaseId);
         const code = outcome.kind === "admitted" ? "a" : outcome.kind === "rate-limited" ? "r" : "n";
         const waitMs = outcome.kind === "rate-limited" ? Math.ceil(outcome.waitMs) : 0;
-        if (outcome.kind === "rate-limited") {
-          // Known here at once; the shared state says the same once the reply comes.
-          this.#coolDownUntil = Math.max(this.#coolDownUntil ?? 0, Date.now() + waitMs);
-          this.#limit = Math.min(this.#key.maxConcurrency, this.#key.reducedConcurrency);
-          this.#quietLeftMs = this.#key.quietMs;
-          this.#seenAt = monotonicNow();
-        }
+        if (outcome.kind === "rate-limited") this.#seen.rateLimited(waitMs);
         // Not awaited: the call has its response. A release that fails leaves the lease to expire.
         this.#redis
           .run(RELEASE, this.#keys, [
@@ -212,47 +201,15 @@ export class RedisPartner implements PartnerCoordination {
             this.#s.stateTtlMs,
           ])
           .then(
-            (reply) => {
-              const [, pace, cool] = Array.isArray(reply) ? (reply as string[]) : [];
-              if (pace === "" || Number(pace) > 0) this.#pace = pace === "" ? undefined : Number(pace);
-              const left = trustedMsLeft(Number(cool), LONGEST_SHARED_COOL_DOWN_MS);
-              if (left > 0) this.#coolDownUntil = Date.now() + left;
-            },
+            (reply) => this.#seen.released(reply),
             () => undefined,
           );
       },
     };
   }
 
-  /** [limit, pace, cool-down left, processes, quiet left, epoch] from an ACQUIRE reply. */
-  #saw(state: string[]): void {
-    this.#limit = Number(state[0]);
-    this.#pace = state[1] ? Number(state[1]) : undefined;
-    // Never longer than this client sets: a state written by something else, or before a clock step.
-    const cool = trustedMsLeft(Number(state[2]), LONGEST_SHARED_COOL_DOWN_MS);
-    this.#coolDownUntil = cool > 0 ? Date.now() + cool : this.#coolDownUntil;
-    this.#processes = Math.max(1, Number(state[3]));
-    this.#quietLeftMs = Number(state[4]);
-    this.#seenAt = monotonicNow();
-  }
-
-  #hold(leaseId: string): void {
-    this.#held.add(leaseId);
-    this.#activeAt = monotonicNow();
-    if (this.#renewTimer) return;
-    this.#renewTimer = setInterval(() => this.#renew(), this.#s.leaseMs / 3);
-    (this.#renewTimer as { unref?: () => void }).unref?.();
-  }
-
-  /**
-   * Renews this process's leases, and tells Redis it lives until liveMs after its last turn, so that
-   * each process's fair share while Redis is away is of the processes live now (they count it too).
-   */
-  #renew(): void {
-    if (this.#held.size === 0 && monotonicNow() - this.#activeAt > this.#s.liveMs) {
-      this.#stopRenewing();
-      return;
-    }
+  /** Renews this process's leases (lease-renewal.ts) and counts the live processes. */
+  #renew(held: ReadonlySet<string>): void {
     this.#redis
       .run(RENEW, this.#keys, [
         PACER_SETTINGS,
@@ -260,19 +217,14 @@ export class RedisPartner implements PartnerCoordination {
         this.#s.processId,
         this.#s.stateTtlMs,
         this.#recoveryMs,
-        ...this.#held,
+        ...held,
       ])
       .then(
         (count) => {
-          this.#processes = Math.max(1, Number(count));
+          this.#seen.processes = Math.max(1, Number(count));
         },
         () => undefined,
       );
-  }
-
-  #stopRenewing(): void {
-    if (this.#renewTimer) clearInterval(this.#renewTimer);
-    this.#renewTimer = undefined;
   }
 
   /** Redis did not answer: fail closed, or go on with this process's fair share until a probe succeeds. */
@@ -282,65 +234,40 @@ export class RedisPartner implements PartnerCoordination {
       throw new AttemptFailure("network", false, "the coordinator's Redis does not answer (failClosed: not sent)");
     }
     this.#fallback ??= fairShare(this.#key, {
-      processes: this.#processes,
-      quiet: this.#quietLeftMs > monotonicNow() - this.#seenAt,
-      pace: this.#pace,
+      processes: this.#seen.processes,
+      quiet: this.#seen.quietLeftNow > 0,
+      pace: this.#seen.pace,
     });
     this.#probe();
     return this.#onFallback(this.#fallback, request);
   }
 
-  /** What the fair share met while Redis was away (a 429, a pace), for a Redis that lost its state. */
-  #learnFrom(fallback: LocalPartner | undefined): void {
-    const load = fallback?.load();
-    if (!load) return;
-    const quietLeft = this.#quietLeftMs - (monotonicNow() - this.#seenAt);
-    if (load.quietLeftMs > quietLeft) {
-      this.#quietLeftMs = load.quietLeftMs;
-      this.#seenAt = monotonicNow();
-    }
-    if (load.pace !== undefined) this.#pace = load.pace * Math.max(1, this.#processes);
-  }
-
   #probe(): void {
     if (this.#probing) return;
     this.#probing = true;
-    // Soon at first (a client still connecting at start-up), then every probeMs.
-    let delay = 50;
-    const attempt = (): void => {
-      const wait = delay;
-      delay = Math.min(this.#s.probeMs, delay * 2);
-      const timer = setTimeout(() => {
-        this.#redis.send("PING").then(
-          () => {
-            this.#probing = false;
-            this.#learnFrom(this.#fallback);
-            this.#fallback = undefined; // calls under way on the fair share finish there
-            for (const waiting of this.#waitingOnFallback) waiting.abort(RESTORED);
-            this.#s.onRestored?.();
-          },
-          () => attempt(),
-        );
-      }, wait);
-      (timer as { unref?: () => void }).unref?.();
-    };
-    attempt();
+    probeUntilAnswered(this.#redis, this.#s.probeMs, () => {
+      this.#probing = false;
+      this.#seen.learnFrom(this.#fallback?.load());
+      this.#fallback = undefined; // calls under way on the fair share finish there
+      for (const waiting of this.#waitingOnFallback) waiting.abort(RESTORED);
+      this.#s.onRestored?.();
+    });
   }
 
   load(): PartnerLoad {
     const fallback = this.#fallback?.load();
-    const sinceMs = monotonicNow() - this.#seenAt;
+    const seen = this.#seen;
+    const quietLeftMs = seen.quietLeftNow;
     return {
-      inFlight: this.#held.size + (fallback?.inFlight ?? 0),
+      inFlight: this.#leases.held.size + (fallback?.inFlight ?? 0),
       queued: {
         interactive: this.#line.queuedIn("interactive") + (fallback?.queued.interactive ?? 0),
         background: this.#line.queuedIn("background") + (fallback?.queued.background ?? 0),
       },
-      concurrencyLimit:
-        fallback?.concurrencyLimit ?? (this.#quietLeftMs > sinceMs ? this.#limit : this.#key.maxConcurrency),
-      pace: fallback ? fallback.pace : this.#pace,
-      coolDownUntil: this.#coolDownUntil,
-      quietLeftMs: Math.max(0, this.#quietLeftMs - sinceMs),
+      concurrencyLimit: fallback?.concurrencyLimit ?? (quietLeftMs > 0 ? seen.limit : this.#key.maxConcurrency),
+      pace: fallback ? fallback.pace : seen.pace,
+      coolDownUntil: seen.coolDownUntil,
+      quietLeftMs: Math.max(0, quietLeftMs),
     };
   }
 }

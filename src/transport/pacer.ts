@@ -25,16 +25,20 @@
  * 20 calls/s). Differences: the rate is measured from admitted calls between 429s, the recovery is
  * slow because each 429 costs the caller 5–10 s, waiters are served in order from one timer, and a
  * queued call leaves the queue as soon as its AbortSignal aborts.
+ *
+ * The rules themselves are coordination/pacing-rules.ts, which the Redis coordinator's scripts run
+ * too; this class adds what is the process's own: the queue of waiting calls and its timer.
  */
+
+import * as rules from "../coordination/pacing-rules.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import { type Waiter as QueuedWaiter, WaitQueue } from "./wait-queue.ts";
 
-/** The constants of CLIENT_DEFAULTS.pacing; tests may pass others. */
-export type PacerSettings = { readonly [K in keyof typeof CLIENT_DEFAULTS.pacing]: number };
+export type { PacerSettings } from "../coordination/pacing-rules.ts";
 
 export interface PacerOptions {
-  readonly settings?: Partial<PacerSettings>;
+  readonly settings?: Partial<rules.PacerSettings>;
   /** Clock in ms. @default a monotonic clock (performance.now): durations never follow wall-clock steps */
   readonly now?: () => number;
   /** Runs `fn` after `ms`; returns a cancel function. @default setTimeout */
@@ -49,67 +53,34 @@ interface Waiter extends QueuedWaiter<PaceTicket> {
   readonly onAbort: () => void;
 }
 
-interface Anchor {
-  readonly at: number;
-  readonly admitted: number;
-}
-
-const MAX_ANCHORS = 32;
-const ANCHOR_SPACING_MS = 100;
-const SLOT_MS = 100;
-
 const defaultTimer = (fn: () => void, ms: number): (() => void) => {
   const timer = setTimeout(fn, ms);
   return () => clearTimeout(timer);
 };
 
 export class RatePacer {
-  readonly #s: PacerSettings;
+  readonly #s: rules.PacerSettings;
   readonly #now: () => number;
   readonly #setTimer: (fn: () => void, ms: number) => () => void;
   readonly #queue = new WaitQueue<PaceTicket, Waiter>();
   #cancelTimer: (() => void) | undefined;
-
-  #enabled = false;
-  #epoch = 0;
-  /** The latest cut: when, the rate it started from, and the measured rate it recovers to. */
-  #cutAt = 0;
-  #startRate = 0;
-  #maxRate = 0;
-  #measured = false;
-
-  #tokens = 0;
-  #refilledAt = 0;
-  /** When a call last had to wait for its turn, and when the last 429 came. */
-  #waitedAt = Number.NEGATIVE_INFINITY;
-  #throttledAt = Number.NEGATIVE_INFINITY;
-
-  /** Calls admitted so far, and 429s as measurement anchors. */
-  #admitted = 0;
-  readonly #anchors: Anchor[] = [];
-  /** Outcomes of the latest `shareOf` calls, newest in bit 0 (1 = 429). */
-  #outcomes = 0;
-  /** Calls admitted per 100 ms slot over the last `windowMs`. */
-  readonly #slots: number[];
-  #slot = 0;
+  readonly #st: rules.PaceState;
 
   constructor(options: PacerOptions = {}) {
     this.#s = { ...CLIENT_DEFAULTS.pacing, ...options.settings };
     this.#now = options.now ?? monotonicNow;
     this.#setTimer = options.setTimer ?? defaultTimer;
-    this.#slots = new Array<number>(Math.max(1, Math.ceil(this.#s.windowMs / SLOT_MS))).fill(0);
+    this.#st = rules.newPaceState(this.#s);
   }
 
   /** Calls per second in force now; undefined while pacing is off. */
   get rate(): number | undefined {
-    const now = this.#now();
-    if (!this.#enabled || (this.#queue.size === 0 && this.#idle(now))) return undefined;
-    return this.#rateAt(now);
+    return this.#rateAt(this.#now());
   }
 
   /** The partner's rate as last measured from 429s, once there is a measurement. */
   get measuredRate(): number | undefined {
-    return this.#enabled && this.#measured ? this.#maxRate : undefined;
+    return this.#st.en === 1 && this.#st.ms === 1 ? this.#st.mr : undefined;
   }
 
   /**
@@ -118,12 +89,19 @@ export class RatePacer {
    * current rate. An estimate: the rate may change while it waits.
    */
   waitEstimateMs(): number {
-    if (!this.#enabled) return 0;
     const now = this.#now();
-    if (this.#queue.size === 0 && this.#idle(now)) return 0;
-    this.#refill(now);
-    const owed = this.#queue.size + 1 - this.#tokens;
-    return owed <= 0 ? 0 : (owed * 1000) / this.#rateAt(now);
+    const rate = this.#rateAt(now);
+    if (rate === undefined) return 0;
+    rules.refill(this.#st, this.#s, now);
+    const owed = this.#queue.size + 1 - this.#st.tk;
+    return owed <= 0 ? 0 : (owed * 1000) / rate;
+  }
+
+  /** The pace at `now`: none while pacing is off, or idle with nobody waiting (take() turns it off). */
+  #rateAt(now: number): number | undefined {
+    const st = this.#st;
+    if (st.en === 0 || (this.#queue.size === 0 && rules.idle(st, this.#s, now))) return undefined;
+    return rules.rateAt(st, this.#s, now);
   }
 
   /** Calls waiting for their turn. */
@@ -136,23 +114,16 @@ export class RatePacer {
    * promise that resolves in turn, or rejects with the signal's reason as soon as it aborts.
    */
   take(signal?: AbortSignal): PaceTicket | Promise<PaceTicket> {
-    if (!this.#enabled) return this.#epoch;
+    const st = this.#st;
+    if (st.en === 0) return st.ep;
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#now();
-    if (this.#queue.size === 0 && this.#idle(now)) {
-      // Nobody waited for the pace and no 429 came for a while (or a slow start ran a long time
-      // without a 429): the pace is not needed, and pacing goes back off.
-      this.#enabled = false;
-      return this.#epoch;
-    }
+    // With calls already waiting, this one waits behind them (the rules' take() is for an empty line).
     if (this.#queue.size === 0) {
-      this.#refill(now);
-      if (this.#tokens >= 1) {
-        this.#tokens -= 1;
-        return this.#epoch;
-      }
+      if (rules.take(st, this.#s, now)) return st.ep;
+    } else {
+      st.wa = now;
     }
-    this.#waitedAt = now;
     return new Promise<PaceTicket>((resolve, reject) => {
       const waiter: Waiter = {
         grant: resolve,
@@ -171,48 +142,13 @@ export class RatePacer {
 
   /** The partner admitted a call (any status but 429): it used one of the partner's tokens. */
   admitted(): void {
-    this.#admitted += 1;
-    this.#record(0);
-    const slots = this.#advanceSlots(this.#now());
-    const i = this.#slot % slots.length;
-    slots[i] = (slots[i] ?? 0) + 1;
+    rules.admitted(this.#st, this.#s, this.#now());
   }
 
   /** A 429 for a call sent with `ticket`: the partner's bucket is empty now. */
   throttled(ticket: PaceTicket): void {
-    const now = this.#now();
-    this.#throttledAt = now;
-    this.#record(1);
-    if (!this.#enabled) {
-      const recent = this.#recentRate(now);
-      if (this.#refusedShare() >= this.#s.engageShare && recent > 0) {
-        this.#cut(now, this.#s.minRatePerSecond, recent, false);
-      }
-    } else if (ticket >= this.#epoch) {
-      this.#refill(now);
-      const current = this.#rateAt(now);
-      const measured = this.#measure(now);
-      if (measured !== undefined) {
-        // Leaving slow start, the pace of one doubling ago drew no 429 (the measurement can be
-        // low there: the partner's tokens overflowed while the client was still below the limit).
-        const floor = this.#measured ? 0 : current / 2;
-        const max = Math.max(this.#s.minRatePerSecond, floor, Math.min(measured, current));
-        this.#cut(now, max, this.#s.beta * max, true);
-      } else if (this.#refusedShare() >= this.#s.engageShare) {
-        // Too soon after the previous 429 to measure, and most calls are refused: halve the pace
-        // (TCP's multiplicative decrease) and slow-start again until a 429 measures.
-        this.#cut(now, this.#s.minRatePerSecond, current / 2, false);
-      }
-    }
-    if (this.#enabled) {
-      this.#refill(now);
-      this.#tokens = 0; // the partner has none left either
-      this.#restartTimer();
-    }
-    // A burst of 429s is one anchor: its first, the longest span (keeps 32 anchors meaningful).
-    const last = this.#anchors[this.#anchors.length - 1];
-    if (!last || now - last.at >= ANCHOR_SPACING_MS) this.#anchors.push({ at: now, admitted: this.#admitted });
-    if (this.#anchors.length > MAX_ANCHORS) this.#anchors.shift();
+    rules.throttled(this.#st, this.#s, this.#now(), ticket);
+    if (this.#st.en === 1) this.#restartTimer();
   }
 
   /**
@@ -220,96 +156,14 @@ export class RatePacer {
    * it knew from elsewhere (a coordinator that lost its shared state).
    */
   startAt(rate: number): void {
-    this.#cut(this.#now(), rate, rate, true);
-  }
-
-  #cut(now: number, maxRate: number, startRate: number, measured: boolean): void {
-    this.#maxRate = measured ? maxRate : Number.POSITIVE_INFINITY;
-    this.#startRate = Math.max(this.#s.minRatePerSecond, startRate);
-    this.#measured = measured;
-    this.#enabled = true;
-    this.#epoch += 1;
-    this.#cutAt = now;
-    this.#refilledAt = now;
-  }
-
-  /** The tightest lower bound of the partner's rate: admitted calls per second since an earlier 429. */
-  #measure(now: number): number | undefined {
-    let best: number | undefined;
-    for (const anchor of this.#anchors) {
-      const span = now - anchor.at;
-      if (span < this.#s.windowMs || span > this.#s.horizonMs) continue;
-      // The partner held less than one token at the earlier 429: discount it.
-      const rate = (Math.max(0, this.#admitted - anchor.admitted - 1) * 1000) / span;
-      if (best === undefined || rate > best) best = rate;
-    }
-    return best;
-  }
-
-  /** No call waited and no 429 came for `idleOffMs`, or a slow start met no 429 within the horizon. */
-  #idle(now: number): boolean {
-    const quiet = now - Math.max(this.#waitedAt, this.#throttledAt, this.#cutAt);
-    return quiet >= this.#s.idleOffMs || (!this.#measured && now - this.#cutAt > this.#s.horizonMs);
-  }
-
-  #record(refused: 0 | 1): void {
-    const n = this.#s.shareOf;
-    this.#outcomes = ((this.#outcomes << 1) | refused) & ((1 << n) - 1);
-  }
-
-  /** Share of 429s among the latest `shareOf` calls (a shorter history counts as admitted). */
-  #refusedShare(): number {
-    let refused = 0;
-    for (let bits = this.#outcomes; bits !== 0; bits &= bits - 1) refused += 1;
-    return refused / this.#s.shareOf;
-  }
-
-  /** Admitted calls per second over the last `windowMs` (a shorter history counts as the full window). */
-  #recentRate(now: number): number {
-    const total = this.#advanceSlots(now).reduce((sum, n) => sum + n, 0);
-    return (total * 1000) / (this.#slots.length * SLOT_MS);
-  }
-
-  #advanceSlots(now: number): number[] {
-    const slot = Math.floor(now / SLOT_MS);
-    const slots = this.#slots;
-    if (slot !== this.#slot) {
-      const gap = Math.min(slots.length, slot - this.#slot);
-      for (let i = 1; i <= gap; i++) slots[(this.#slot + i) % slots.length] = 0;
-      this.#slot = slot;
-    }
-    return slots;
-  }
-
-  /** Slow start before a measurement; CUBIC around the measured rate after one. */
-  #rateAt(now: number): number {
-    const elapsed = Math.max(0, now - this.#cutAt);
-    let rate: number;
-    if (!this.#measured) {
-      rate = this.#startRate * 2 ** (elapsed / this.#s.doublingMs);
-    } else if (elapsed < this.#s.recoveryMs) {
-      const k = this.#s.recoveryMs / 1000;
-      const c = (this.#maxRate - this.#startRate) / k ** 3;
-      rate = this.#maxRate + c * (elapsed / 1000 - k) ** 3;
-    } else {
-      // Back at the measured rate: probe above it as fast as slow start does.
-      rate = this.#maxRate * 2 ** ((elapsed - this.#s.recoveryMs) / this.#s.doublingMs);
-    }
-    return Math.max(this.#s.minRatePerSecond, rate);
-  }
-
-  #refill(now: number): void {
-    const rate = this.#rateAt(now);
-    const capacity = Math.max(1, (rate * this.#s.burstMs) / 1000);
-    this.#tokens = Math.min(capacity, this.#tokens + (rate * Math.max(0, now - this.#refilledAt)) / 1000);
-    this.#refilledAt = now;
+    rules.cut(this.#st, this.#s, this.#now(), rate, rate, true);
   }
 
   #schedule(): void {
     if (this.#cancelTimer || this.#queue.size === 0) return;
     const now = this.#now();
-    this.#refill(now);
-    const wait = this.#tokens >= 1 ? 0 : ((1 - this.#tokens) * 1000) / this.#rateAt(now);
+    rules.refill(this.#st, this.#s, now);
+    const wait = rules.tokenWaitMs(this.#st, this.#s, now);
     this.#cancelTimer = this.#setTimer(() => {
       this.#cancelTimer = undefined;
       this.#drain();
@@ -317,12 +171,13 @@ export class RatePacer {
   }
 
   #drain(): void {
-    this.#refill(this.#now());
-    while (this.#queue.size > 0 && this.#tokens >= 1) {
-      this.#tokens -= 1;
+    const st = this.#st;
+    rules.refill(st, this.#s, this.#now());
+    while (this.#queue.size > 0 && st.tk >= 1) {
+      st.tk -= 1;
       const waiter = this.#queue.shift() as Waiter;
       waiter.signal?.removeEventListener("abort", waiter.onAbort);
-      waiter.grant(this.#epoch);
+      waiter.grant(st.ep);
     }
     this.#schedule();
   }
