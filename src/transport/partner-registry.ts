@@ -22,7 +22,13 @@ export interface Partners extends PartnerRegistry {
   readonly onResponse: ((partnerId: string | undefined) => void) | undefined;
 }
 
-export function partnerRegistry(config: ClientConfig, clock: ServerClock, logger: Logger): Partners {
+/** The options the partners' state is keyed and watched by. */
+type PartnerOptions = Pick<
+  ClientConfig,
+  "coordinator" | "baseUrl" | "maxConcurrency" | "rateLimitQuietPeriodMs" | "ratePacing" | "onRateStateChange"
+>;
+
+export function partnerRegistry(config: PartnerOptions, clock: ServerClock, logger: Logger): Partners {
   const coordinator = config.coordinator ?? localCoordinator;
   const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
   const partners = new Map<string | undefined, PartnerCoordination>();
