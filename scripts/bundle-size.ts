@@ -69,9 +69,10 @@ export const TARGET_KB = 20;
  * and every server text terminal-safe (internal/redact.ts, up front: 17.3 → 17.5 KB), and the
  * `headers` option with header values as openapi-fetch takes them (options.ts: 17.5 → 17.8 KB).
  * Raised to 18 KB by the strict percent-encoded form of a secret (every character but letters and
- * digits encoded: a token echoed that way was shown).
+ * digits encoded: a token echoed that way was shown). Lowered to 17.5 KB when the operation table
+ * left the up-front bundle (`API_VERSION` in generated/version.ts: 17.2 KB).
  */
-export const BUDGET_KB = 18;
+export const BUDGET_KB = 17.5;
 
 /** The target for an app using only `createAudienceClient` and `unwrap`, up front, KB min+gzip. */
 export const MINIMUM_TARGET_KB = 12;
@@ -87,9 +88,9 @@ export const LOADED_TARGET_KB = 25;
  * The budget CI keeps for that app (11.0 KB up front when the engine became a lazily loaded chunk;
  * 11.3 KB with the redaction retention and the weakly held setup handles; 11.8 KB with the secret
  * lifetimes, terminal-safe server text and the `headers` option; 11.9 KB with the strict
- * percent-encoded form of a secret).
+ * percent-encoded form of a secret; 11.1 KB once the operation table loads with the engine).
  */
-export const MINIMUM_BUDGET_KB = 12;
+export const MINIMUM_BUDGET_KB = 11.5;
 
 /**
  * What the React Query binding (`/react-query`) may add to an app that already uses the client
