@@ -1,8 +1,9 @@
 /**
  * The client's engine: everything a call needs that `createAudienceClient` does not need at
- * creation — the session, the transport (the policy pipeline), openapi-fetch over the merged
- * description, the request guards, the setup-state hooks and `call()`, the one path every call of
- * the client takes. create-client.ts builds the client around it.
+ * creation, loaded lazily (lazy-engine.ts). It only wires: the parts (engine-parts.ts: session,
+ * transport, redaction, drift), openapi-fetch over the merged description, the setup-state hooks,
+ * and the three steps of src/call/ every call of the client takes. create-client.ts builds the
+ * client around it.
  */
 
 import createClient, { type Middleware } from "openapi-fetch";

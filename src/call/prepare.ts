@@ -5,6 +5,7 @@
  */
 import type { OperationInfo } from "../../generated/operations.ts";
 import type { CallHooks, CallParams, HookedCall } from "../client-types.ts";
+import type { Lane } from "../coordination/coordinator.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { jsonBodyIssues } from "../guards/json-body.ts";
 import { partnerTokenPathIssues } from "../guards/partner-token-paths.ts";
@@ -57,22 +58,77 @@ function callOf(
 ): Call {
   const helper = (given as { [HELPER]?: HelperOptions } | undefined)?.[HELPER];
   const params = init.params as CallParams | undefined;
-  return {
+  const middleware = deps.middlewares() || (Array.isArray(init.middleware) && init.middleware.length > 0);
+  return new PreparedCall(
     method,
     path,
     op,
-    params: op ? withDefaults(op, params, deps.adPlatform) : params,
-    body: init.body,
+    op ? withDefaults(op, params, deps.adPlatform) : params,
     init,
-    signal: init.signal as AbortSignal | undefined,
-    lane: init.priority === "low" ? "background" : "interactive",
-    deadlineAt: helper?.deadlineAt,
-    parseJson: init.parseAs === undefined || init.parseAs === "json",
-    transportRetries: helper?.transportRetries !== false,
-    middleware: deps.middlewares() || (Array.isArray(init.middleware) && init.middleware.length > 0),
-    fetch: init.fetch as FetchFn | undefined,
-    requestClass: init.Request as typeof Request | undefined,
-  };
+    helper?.deadlineAt,
+    helper?.transportRetries !== false,
+    middleware,
+  );
+}
+
+/**
+ * The Call as this step builds it. What the caller's init says as it is (body, signal, lane, how
+ * to parse, its own `fetch` and `Request`) is read from the init, not copied: a call waiting for
+ * its turn holds this object, and memory per queued call is a target (BENCHMARKS.md).
+ */
+class PreparedCall implements Call {
+  readonly method: string;
+  readonly path: string;
+  readonly op: OperationInfo | undefined;
+  readonly params: CallParams | undefined;
+  readonly init: Readonly<Record<string, unknown>>;
+  readonly deadlineAt: number | undefined;
+  readonly transportRetries: boolean;
+  readonly middleware: boolean;
+
+  constructor(
+    method: string,
+    path: string,
+    op: OperationInfo | undefined,
+    params: CallParams | undefined,
+    init: Readonly<Record<string, unknown>>,
+    deadlineAt: number | undefined,
+    transportRetries: boolean,
+    middleware: boolean,
+  ) {
+    this.method = method;
+    this.path = path;
+    this.op = op;
+    this.params = params;
+    this.init = init;
+    this.deadlineAt = deadlineAt;
+    this.transportRetries = transportRetries;
+    this.middleware = middleware;
+  }
+
+  get body(): unknown {
+    return this.init.body;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.init.signal as AbortSignal | undefined;
+  }
+
+  get lane(): Lane {
+    return this.init.priority === "low" ? "background" : "interactive";
+  }
+
+  get parseJson(): boolean {
+    return this.init.parseAs === undefined || this.init.parseAs === "json";
+  }
+
+  get fetch(): FetchFn | undefined {
+    return this.init.fetch as FetchFn | undefined;
+  }
+
+  get requestClass(): typeof Request | undefined {
+    return this.init.Request as typeof Request | undefined;
+  }
 }
 
 /**
