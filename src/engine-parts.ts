@@ -7,7 +7,6 @@
  */
 import type { SessionShare } from "./coordination/coordinator.ts";
 import { DriftWatch } from "./drift/drift-watch.ts";
-import type { InternalSeams } from "./engine.ts";
 import { clientRedactor } from "./internal/client-redactor.ts";
 import { observedLogger } from "./internal/observed-logger.ts";
 import { createOperationMatcher, operationOf } from "./internal/operation-index.ts";
@@ -15,8 +14,16 @@ import type { Redactor } from "./internal/redact.ts";
 import { ServerClock } from "./internal/server-clock.ts";
 import type { ClientConfig, Logger } from "./options.ts";
 import { Session } from "./session/session.ts";
-import { createTransport, type Transport } from "./transport/create-transport.ts";
+import { createTransport, type Transport, type TransportDeps } from "./transport/create-transport.ts";
 import { lazyMetrics } from "./transport/lazy-metrics.ts";
+
+/** Test seams of the parts (engine.ts's InternalSeams adds the engine's own). Not public API. */
+export interface PartSeams {
+  /** Randomness and sleep of the retry policy. */
+  retryHooks?: TransportDeps["retryHooks"];
+  /** The draws of `onDrift`'s sampling (default Math.random). */
+  driftRandom?: () => number;
+}
 
 export interface EngineParts {
   readonly redactor: Redactor;
@@ -26,7 +33,7 @@ export interface EngineParts {
   readonly session: Session;
 }
 
-export function createParts(config: ClientConfig, seams: InternalSeams, share: SessionShare | undefined): EngineParts {
+export function createParts(config: ClientConfig, seams: PartSeams, share: SessionShare | undefined): EngineParts {
   const clock = new ServerClock();
   const redactor = clientRedactor(config.timeoutMs, clock);
   const logger = observedLogger(config.logger, redactor);

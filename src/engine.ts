@@ -12,12 +12,11 @@ import { createPrepare } from "./call/prepare.ts";
 import { createSend } from "./call/send.ts";
 import type { AudienceClient, CallHooks } from "./client-types.ts";
 import type { SessionShare } from "./coordination/coordinator.ts";
-import { createParts } from "./engine-parts.ts";
+import { createParts, type PartSeams } from "./engine-parts.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
 import type { ClientConfig } from "./options.ts";
 import type { RateState } from "./rate-state.ts";
 import type { SessionTokens } from "./session/tokens.ts";
-import type { createTransport } from "./transport/create-transport.ts";
 import { OutgoingRequest } from "./transport/outgoing.ts";
 import type { ClientPaths } from "./types.ts";
 import { createSetupProcess } from "./workflows/setup-process.ts";
@@ -26,10 +25,7 @@ import { SetupStates } from "./workflows/setup-state.ts";
 import { StatusTaskStarts } from "./workflows/status-tasks.ts";
 
 /** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
-export interface InternalSeams {
-  retryHooks?: Parameters<typeof createTransport>[0]["retryHooks"];
-  /** The draws of `onDrift`'s sampling (default Math.random). */
-  driftRandom?: () => number;
+export interface InternalSeams extends PartSeams {
   /** Autosave debounce (Section 3: 1 s). */
   autosaveDebounceMs?: number;
   /** Hooks around every call, after the client's own (tests of how a throwing hook is contained). */

@@ -8,7 +8,6 @@
 import type { OperationInfo } from "../../generated/operations.ts";
 import type { CallParams } from "../client-types.ts";
 import type { Lane, TurnRequest } from "../coordination/coordinator.ts";
-import type { FetchFn } from "../transport/send-attempt.ts";
 
 export interface Call extends TurnRequest {
   readonly method: string;
@@ -43,7 +42,7 @@ export interface Call extends TurnRequest {
    */
   readonly middleware: boolean;
   /** The call's own `fetch` (openapi-fetch's per-request option): its attempts end there. */
-  readonly fetch: FetchFn | undefined;
+  readonly fetch: ((request: Request) => Promise<Response>) | undefined;
   /** The call's own `Request` class (openapi-fetch's per-request option). */
   readonly requestClass: typeof Request | undefined;
 }
