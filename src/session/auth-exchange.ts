@@ -11,7 +11,7 @@ import { errorFromResponse } from "../errors/from-response.ts";
 import { NetworkError } from "../errors/network-error.ts";
 import { headerValueIssue } from "../guards/header-value.ts";
 import type { Redactor } from "../internal/redact.ts";
-import type { Outcome } from "../transport/create-transport.ts";
+import type { Outcome } from "../transport/outcome.ts";
 import { OutgoingRequest } from "../transport/outgoing.ts";
 import { expiredBeforeArrivalMs } from "./arrival.ts";
 import type { SessionTokens } from "./tokens.ts";

@@ -34,7 +34,7 @@ import { SessionError } from "../errors/session-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ClientConfig, Logger } from "../options.ts";
-import type { Outcome } from "../transport/create-transport.ts";
+import type { Outcome } from "../transport/outcome.ts";
 import type { OutgoingRequest } from "../transport/outgoing.ts";
 import { type AuthAnswer, AuthExchange, type AuthPath } from "./auth-exchange.ts";
 import { FailureBudget } from "./failure-budget.ts";

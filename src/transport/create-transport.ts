@@ -21,6 +21,7 @@ import { fetchTerminal } from "./fetch-terminal.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
 import { logPolicy } from "./log-policy.ts";
 import type { ClientMetrics } from "./metrics-policy.ts";
+import type { Outcome } from "./outcome.ts";
 import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
 import { type PartnerRegistry, type Partners, partnerRegistry } from "./partner-registry.ts";
 import { type AdmittedTurn, type CallContext, compose, firstAttempt, type Policy } from "./policy.ts";
@@ -45,15 +46,6 @@ export interface TransportDeps {
   readonly onUnparsed?: ((op: OperationInfo, response: Response) => void) | undefined;
   /** Test seams: randomness, clock and sleep of the retry policy. */
   readonly retryHooks?: Pick<RetryDeps, "random" | "sleep">;
-}
-
-/** How one logical call ended with a response, by value. */
-export interface Outcome {
-  readonly response: Response;
-  /** The 2xx body, when the transport parsed it as JSON (the call reads JSON): the response's own is consumed. */
-  readonly parsed?: { readonly data: unknown } | undefined;
-  /** What errors and support reports say of the call; built when first asked (most calls never are). */
-  readonly record: () => CallRecord;
 }
 
 export interface Transport extends PartnerRegistry {
