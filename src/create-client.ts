@@ -7,7 +7,8 @@
  * Until then the client's synchronous methods answer from what cannot have changed, since nothing
  * can have been sent (the idle rate state, no sign-in, the partner of the options); what they are
  * asked to change (`useCredentials`, `useSession`, `use`, `eject`) is replayed in order on the
- * engine, and a setup handle asked for meanwhile runs its work there (waiting-setup-handle.ts).
+ * engine. A setup handle (workflows/setup-handle.ts) is the client's from the start: its work
+ * runs through the client's own calls.
  * (The coordinators of this package keep a partner's state in the process until a call is made;
  * a coordinator of the user's own is first asked for its partner once the engine has loaded.)
  */
@@ -15,7 +16,7 @@
 import { type AudienceClient, METHODS, type PublicConfig, type RawClient } from "./client-types.ts";
 import type { SessionShare } from "./coordination/coordinator.ts";
 import type { InternalSeams } from "./engine.ts";
-import { lazyEngine } from "./lazy-engine.ts";
+import { engineModule, lazyEngine } from "./lazy-engine.ts";
 import {
   type AudienceClientOptions,
   type ClientConfig,
@@ -24,8 +25,9 @@ import {
   normalizeSessionTokens,
 } from "./options.ts";
 import type { RateState } from "./rate-state.ts";
-import { waitingSetupHandle } from "./waiting-setup-handle.ts";
+import { setupHandle } from "./workflows/setup-handle.ts";
 import { setupHandles } from "./workflows/setup-handles.ts";
+import { SetupStates } from "./workflows/setup-state.ts";
 
 /**
  * Creates a client. Nothing is sent until the first call; sign-in is lazy and happens once.
@@ -43,15 +45,19 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
   const config = normalizeOptions(options);
   // Asked now, as every other option: a coordinator that refuses throws from createAudienceClient.
   const share = sharedSession(config);
-  const engine = lazyEngine((module) => module.createEngine(config, client, seams, share));
+  // What the client observes of each setup: its handles read it, its engine's guards keep it.
+  const setupStates = new SetupStates();
+  const engine = lazyEngine((module) => module.createEngine(config, seams, share, setupStates));
   const { current, onEngine, whenBuilt } = engine;
   const call = (method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> =>
     onEngine((built) => built.call(method, path, init));
   const raw = Object.fromEntries(
     METHODS.map((m) => [m, (path: string, init?: Record<string, unknown>) => call(m, path, init)]),
   ) as unknown as Pick<RawClient, (typeof METHODS)[number]>;
-  const setupProcess = setupHandles(
-    (eid, onBusy) => current()?.setupProcess(eid, onBusy) ?? waitingSetupHandle(eid, engine, onBusy),
+  const setupProcess = setupHandles((eid, onBusy) =>
+    setupHandle(eid, setupStates, engineModule, (module) =>
+      module.createSetupWork(client, setupStates, eid, seams.autosaveDebounceMs, onBusy),
+    ),
   );
   const client: AudienceClient = {
     ...raw,

@@ -10,7 +10,7 @@ import createClient, { type Middleware } from "openapi-fetch";
 import { createAdmit } from "./call/admit.ts";
 import { createPrepare } from "./call/prepare.ts";
 import { createSend } from "./call/send.ts";
-import type { AudienceClient, CallHooks } from "./client-types.ts";
+import type { CallHooks } from "./client-types.ts";
 import type { SessionShare } from "./coordination/coordinator.ts";
 import { createParts, type PartSeams } from "./engine-parts.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
@@ -19,10 +19,13 @@ import type { RateState } from "./rate-state.ts";
 import type { SessionTokens } from "./session/tokens.ts";
 import { OutgoingRequest } from "./transport/outgoing.ts";
 import type { ClientPaths } from "./types.ts";
-import { createSetupProcess } from "./workflows/setup-process.ts";
-import type { SetupProcess } from "./workflows/setup-process-types.ts";
-import { SetupStates } from "./workflows/setup-state.ts";
+import { setupGuards } from "./workflows/setup-guards.ts";
+import type { SetupStates } from "./workflows/setup-state.ts";
+
 import { StatusTaskStarts } from "./workflows/status-tasks.ts";
+
+// A setup handle's work comes with the engine's code (workflows/setup-handle.ts), not its engine.
+export { createSetupWork } from "./workflows/setup-process.ts";
 
 /** Internal seams for tests (randomness, clock, sleep of the retry policy). Not public API. */
 export interface InternalSeams extends PartSeams {
@@ -47,21 +50,20 @@ export interface Engine {
   /** Tokens already checked (options.ts `normalizeSessionTokens`). */
   useSession(tokens: Readonly<SessionTokens>): void;
   hasSentClientCampaignStatus(eid: string): boolean;
-  /** A new handle; `onBusy` is told when it starts and stops having edits to save. */
-  setupProcess(eid: string, onBusy?: (busy: boolean) => void): SetupProcess;
 }
 
 /**
- * The engine of one client: `client` is the object its setup handles call through; `share` is the
- * group's session, asked of the coordinator when the client was created. It wires the parts; a
+ * The engine of one client: `share` is the group's session, asked of the coordinator when the
+ * client was created; `setupStates` what the client has observed of its setups, which the guards
+ * of every call read and keep (the client's setup handles read it too). It wires the parts; a
  * call runs through the steps of call/: prepare (the checks before anything is sent), admit (the
  * partner's turn), send (openapi-fetch and the transport).
  */
 export function createEngine(
   config: ClientConfig,
-  client: AudienceClient,
   seams: InternalSeams,
   share: SessionShare | undefined,
+  setupStates: SetupStates,
 ): Engine {
   const { redactor, logger, drift, transport, session } = createParts(config, seams, share);
   const api = createClient<ClientPaths>({
@@ -70,9 +72,8 @@ export function createEngine(
     querySerializer: serializeQuery,
     ...(config.headers ? { headers: config.headers } : {}),
   });
-  const setupStates = new SetupStates();
   const statusTasks = new StatusTaskStarts();
-  const hooks: CallHooks[] = [setupStates.hooks(), statusTasks.hooks(), ...(seams.hooks ?? [])];
+  const hooks: CallHooks[] = [setupGuards(setupStates), statusTasks.hooks(), ...(seams.hooks ?? [])];
   // Middlewares registered with use(): while there are none, openapi-fetch builds OutgoingRequests.
   // Never counted down by eject(): a middleware may be registered twice and ejected once, and after
   // an eject the real-Request path is only slower, never wrong.
@@ -125,6 +126,5 @@ export function createEngine(
     useCredentials: (credentials) => session.useCredentials(credentials),
     useSession: (tokens) => session.useSession(tokens),
     hasSentClientCampaignStatus: (eid) => statusTasks.has(eid),
-    setupProcess: (eid, onBusy) => createSetupProcess(client, setupStates, eid, seams.autosaveDebounceMs, onBusy),
   };
 }

@@ -6,27 +6,12 @@
  */
 
 import type { Engine } from "./engine.ts";
+import { inOrder, lazyModule } from "./internal/lazy-module.ts";
 
 type EngineModule = typeof import("./engine.ts");
 
-/** The engine module, once loaded in this process. */
-let loaded: EngineModule | undefined;
-let loading: Promise<EngineModule> | undefined;
-
-/** Starts (or joins) the engine's import; a failed import is tried again by the next caller. */
-function loadEngine(): Promise<EngineModule> {
-  loading ??= import("./engine.ts").then(
-    (module) => {
-      loaded = module;
-      return module;
-    },
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+/** The client's lazily loaded code: the engine, and the work of its setup handles. */
+export const engineModule = lazyModule<EngineModule>(() => import("./engine.ts"));
 
 /** One client's engine, built from the module once it is loaded. */
 export interface LazyEngine {
@@ -62,6 +47,7 @@ export function lazyEngine(create: (module: EngineModule) => Engine): LazyEngine
     return engine;
   };
   const current = (): Engine | undefined => {
+    const loaded = engineModule.current();
     if (engine || !loaded || broken) return engine;
     try {
       return build(loaded);
@@ -69,7 +55,7 @@ export function lazyEngine(create: (module: EngineModule) => Engine): LazyEngine
       return undefined; // a call reports it
     }
   };
-  const ready = (): Promise<Engine> => loadEngine().then(build);
+  const ready = (): Promise<Engine> => engineModule.load().then(build);
   const line = inOrder(ready);
   return {
     current,
@@ -80,36 +66,9 @@ export function lazyEngine(create: (module: EngineModule) => Engine): LazyEngine
       else queued.push(apply);
     },
     start: () => {
+      const loaded = engineModule.current();
       if (loaded) build(loaded);
       else ready().catch(() => {});
     },
-  };
-}
-
-/**
- * Starts work in the order it was asked for: at once while `now` and nothing asked before waits,
- * else once `ready` has resolved and the work asked before has started (not finished: an autosave
- * asked later may still supersede an earlier one, as on a loaded client). A failed `ready` fails
- * the work that waited for it; the next work tries again.
- */
-function inOrder(ready: () => Promise<unknown>) {
-  /** Resolves when the latest waiting work may start (its own work runs first: it was attached first). */
-  let last: Promise<void> | undefined;
-  let waiting = 0;
-  return <T>(now: boolean, work: () => T): T | Promise<Awaited<T>> => {
-    if (now && waiting === 0) return work();
-    waiting += 1;
-    const turn: Promise<void> = (last ?? ready()).then(
-      () => {
-        waiting -= 1;
-      },
-      (error: unknown) => {
-        waiting -= 1;
-        if (last === turn) last = undefined;
-        throw error;
-      },
-    );
-    last = turn;
-    return turn.then(work) as Promise<Awaited<T>>;
   };
 }

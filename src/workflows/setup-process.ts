@@ -29,13 +29,21 @@ function publishedEvidence(error: ApiError, state: SetupState): boolean {
 /** A failed edit stays pending for the next save, unless it was refused before sending: it would be refused again. */
 const keepFailed = (error: unknown): boolean => !(error instanceof ValidationError || error instanceof SetupStateError);
 
-export function createSetupProcess(
+/** What a setup handle does, without its eid and state. */
+export type SetupWork = Omit<SetupProcess, "eid" | "state">;
+
+/**
+ * The work of `eid`'s handle (setup-handle.ts holds its eid and state): the queue of the draft's
+ * edits, one queue per published cluster, and the calls of the setup's life. `onBusy` is told
+ * when the work starts and stops having edits to save.
+ */
+export function createSetupWork(
   client: AudienceClient,
   states: SetupStates,
   eid: string,
   debounceMs?: number,
   onBusy?: (busy: boolean) => void,
-): SetupProcess {
+): SetupWork {
   const path = { eid };
   // Busy while any of its queues has work: the client keeps a busy handle (its queue must stay the
   // one its eid finds) and lets an idle one go once the caller drops it.
@@ -71,10 +79,6 @@ export function createSetupProcess(
   };
 
   return {
-    eid,
-    get state() {
-      return states.get(eid);
-    },
     async load(options) {
       const result = await client.GET("/setup_processes/{eid}", { params: { path }, ...callInit(options) });
       return result.response.status === 404 ? undefined : unwrap(result);
