@@ -4,16 +4,17 @@
  * entry's) and the lazily loaded parts (the engine, the validators, the drift checker, the metrics,
  * the shared session) in chunks of their own under dist/src/chunks/, loaded on demand.
  *
- * The root entry is one file: every module it loads up front is bundled into dist/src/index.js,
- * and the other entries and the chunks import what they share with it from that file. rolldown's
- * `codeSplitting.groups` expresses that (the one group below is the root's static graph;
- * `allow-extension` lets the root export the bindings the others need, under short names, beside
- * its public ones; the declarations, written by tsc from src/index.ts, never name them). esbuild,
- * which built dist/ before, cannot: it puts code shared by two entries, or by an entry and its
- * dynamic chunks, into shared chunks of their own, so the root loaded 11 files and imported in
- * 11.5–12.6 ms against 5.4–5.9 ms for openapi-fetch alone (1.95–2.35×); one file imports in
- * 6.0–6.9 ms against 6.1 ms (0.99–1.13×; `npm run bench -- --only=e`, two runs of each, one after
- * the other). With one file per module (tsc's output) it took 88 ms.
+ * The root entry is two files: dist/src/index.js, which exports the public names and nothing
+ * else, over one chunk (dist/src/chunks/client-*.js) holding every module the root loads up front;
+ * the other entries and the lazily loaded chunks import what they share with the root from that
+ * chunk. rolldown's `codeSplitting.groups` expresses that (the one group below is the root's static
+ * graph). esbuild, which built dist/ before, cannot: it puts code shared by two entries, or by an
+ * entry and its dynamic chunks, into shared chunks of their own, so the root loaded 11 files and
+ * imported in 11.5–12.6 ms against 5.4–5.9 ms for openapi-fetch alone (1.95–2.35×). One file
+ * (the chunk's modules in index.js itself) imported in 0.99–1.31× openapi-fetch, two files in
+ * 0.96–1.34× (`npm run bench -- --only=e` and paired probes): one file would need index.js to
+ * export the shared bindings beside its public names (42 more names in `import * as`), so it is
+ * two. With one file per module (tsc's output) it took 88 ms.
  *
  * Dependencies stay imports, resolved from the consumer's node_modules. tsc still writes the
  * declarations (`--emitDeclarationOnly`); a checkout's `postinstall` keeps tsc's one-file-per-module
@@ -53,7 +54,7 @@ const bundle = await rolldown({
   // Every bare specifier (packages, node: builtins) stays an import.
   external: (id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0"),
   transform: { target: "es2022" },
-  preserveEntrySignatures: "allow-extension",
+  preserveEntrySignatures: "strict",
   logLevel: "warn",
 });
 await bundle.write({
@@ -65,7 +66,10 @@ await bundle.write({
   // Doc comments are in the declarations; keep what bundlers and licences read.
   comments: { legal: true, annotation: true, jsdoc: false },
   codeSplitting: {
-    groups: [{ debugName: "root entry, up front", name: (id, ctx) => (inRootGraph(id, ctx) ? "index" : null) }],
+    // The root's own module stays the entry (its public exports only); what it loads goes in "client".
+    groups: [
+      { debugName: "root entry, up front", name: (id, ctx) => (inRootGraph(id, ctx) && id !== ROOT ? "client" : null) },
+    ],
   },
 });
 await bundle.close();
