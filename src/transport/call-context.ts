@@ -91,7 +91,10 @@ export function contextFactory(deps: ContextDeps): ContextFactory {
       method: out.method,
       headers: out.headers,
       body: out.body,
-      ...target,
+      op: target.op,
+      authenticated: target.authenticated,
+      path: target.path,
+      secretBody: target.secretBody,
       // A 2xx of a described operation read as JSON is parsed by the terminal; a call outside the
       // description still says whether its 2xx must be JSON.
       parseJson: ownCall && (call as Call).parseJson,
@@ -113,9 +116,12 @@ export function contextFactory(deps: ContextDeps): ContextFactory {
       mayHaveSucceeded: false,
       record: (requestId) => recordOf(ctx, requestId, environment, deps),
     };
-    return { ctx, dispose: () => scope?.dispose() };
+    return { ctx, dispose: scope ? () => scope.dispose() : nothingToDispose };
   };
 }
+
+/** A call with neither a caller's signal nor a deadline follows nothing. */
+const nothingToDispose = (): void => undefined;
 
 /** What errors and support reports say of the call (internal/call-record.ts), built when first asked. */
 function recordOf(ctx: CallContext, requestId: string | undefined, environment: string, deps: ContextDeps): CallRecord {

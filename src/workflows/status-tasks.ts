@@ -6,7 +6,7 @@
  */
 import type { CallHooks } from "../client-types.ts";
 
-const STATUS_PUT = "PUT /events/{eid}/client_campaign_status";
+const STATUS_PATH = "/events/{eid}/client_campaign_status";
 
 export class StatusTaskStarts {
   readonly #eids = new Set<string>();
@@ -21,7 +21,7 @@ export class StatusTaskStarts {
     return {
       after: ({ op, params }) => {
         const eid = params?.path?.eid;
-        if (`${op.method} ${op.path}` === STATUS_PUT && typeof eid === "string") this.#eids.add(eid);
+        if (op.method === "PUT" && op.path === STATUS_PATH && typeof eid === "string") this.#eids.add(eid);
       },
     };
   }
