@@ -1,5 +1,5 @@
 /**
- * (f) Cluster: one partner's 400 calls shared by N processes (issue 13, item 6). Each process is
+ * (f) Cluster: one partner's 400 calls shared by N processes. Each process is
  * bench/cluster-worker.ts, a real `createAudienceClient` with the group's credentials and partner,
  * forked through tsx; the limited mount of the bench server (20 calls/s, burst 10, 429 without
  * Retry-After, so the client waits Section 8.3's 5–10 s) counts per partner the 429s, the calls in

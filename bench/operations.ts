@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --only=operations` (issue 19): what an operations team lives with.
+ * `npm run bench -- --only=operations`: what an operations team lives with.
  *
  * 1. Clock skew: the server's clock ±10 min and ±1 h from the client's, 4 s tokens, 8 s of steady
  *    calls: refreshes (one per token lifetime less its margin is the ideal), expired tokens sent,

@@ -1,5 +1,5 @@
 /**
- * (a) Overhead (issue 18): the client against bare openapi-fetch, each variant in its own fresh
+ * (a) Overhead: the client against bare openapi-fetch, each variant in its own fresh
  * process (bench/cpu-probe.ts), paired and interleaved (bench/per-process.ts): a single-process
  * harness lets garbage one variant leaves be collected on another's time.
  *
@@ -33,7 +33,7 @@ const STUB_CALLS = 3_000;
 const HTTP_CALLS = 400;
 const SAMPLES = 3;
 
-/** Issue 18's targets. */
+/** The request path's targets (BENCHMARKS.md). */
 /** Overlay CPU per call with a stub `fetch`, client ÷ bare openapi-fetch. */
 const OVERLAY_TARGET_RATIO = 1.3;
 const THROUGHPUT_TARGET = 0.95;

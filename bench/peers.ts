@@ -1,5 +1,5 @@
 /**
- * (peers) The peers of issue 18's table side by side with the client and bare openapi-fetch:
+ * (peers) Peer HTTP clients side by side with the client and bare openapi-fetch:
  * ofetch, ky, axios (its fetch adapter and its default http adapter) and openai core (the `openai`
  * package's request path: `client.get(path)` with `baseURL` on the bench server). Same probes and
  * pairing as section (a) (bench/cpu-probe.ts, bench/per-process.ts): one fresh process per variant.

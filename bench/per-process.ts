@@ -1,5 +1,5 @@
 /**
- * One process per variant, paired: the harness of the request-path figures (issue 18). Each pair
+ * One process per variant, paired: the harness of the request-path figures. Each pair
  * runs every variant once, each in a fresh process (bench/cpu-probe.ts), in an order rotated from
  * pair to pair; a variant's figure is then compared with bare openapi-fetch's of the same pair,
  * and the report gives the median of the pairs and their spread (min–max).

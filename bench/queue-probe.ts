@@ -84,7 +84,7 @@ async function probe(clientFile: string, n: number, mode: "shared" | "own"): Pro
   }
   await new Promise((resolve) => setTimeout(resolve, 100));
   const after = await heapAfterGc();
-  // Loosely typed: the method may move while the request path is reworked (issue 18).
+  // Loosely typed: the method may move while the request path is reworked.
   const state = (client as { concurrency?: () => { queued?: number; active?: number } }).concurrency?.();
 
   const started = performance.now();

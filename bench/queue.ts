@@ -1,5 +1,5 @@
 /**
- * (queue) Queued calls (issue 18): memory per call waiting for a slot, and the time to abort them,
+ * (queue) Queued calls: memory per call waiting for a slot, and the time to abort them,
  * at 20 000, 80 000 and 100 000 queued client calls, each figure in its own fresh
  * `node --expose-gc` process (bench/queue-probe.ts), with one AbortController shared by every call
  * and with one controller per call. Measures whatever src/ is when it runs (the built package).

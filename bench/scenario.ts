@@ -1,6 +1,6 @@
 /** The numbers of the benchmark scenarios, shared by the server process and the runner. */
 
-/** Goodput: the server's token bucket per partner (issue 5: 20 calls/s, burst 10). */
+/** Goodput: the server's token bucket per partner (the goodput target's limit: 20 calls/s, burst 10). */
 export const RATE = 20;
 export const BURST = 10;
 /** Goodput: latency of every answer of the rate-limited mount. */

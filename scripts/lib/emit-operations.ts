@@ -52,7 +52,7 @@ const defaultRetry = (method: string): OperationRow["retry"] =>
 /**
  * One row as one line, `METHOD /path operationId [flags]`: `media` for the media host, `public`
  * for no auth, and the retry policy when it is not the method's default. The table is decoded
- * once at load: lines and a decoder gzip smaller than object literals (issue 5's size budget).
+ * once at load: lines and a decoder gzip smaller than object literals (the bundle's size budget).
  */
 function encodeRow(r: OperationRow): string {
   if (!/^\S+$/.test(`${r.path}${r.operationId ?? ""}`))

@@ -3,8 +3,8 @@
  * reaches (plus the enums used in queries), translated from the description so they cannot drift.
  * Only the JSON Schema keywords the description uses are supported; anything else fails loudly.
  *
- * The emitted code keeps to the zod features that cost little in a browser bundle (issue 5: the
- * 20 KB budget): `format: date` and `integer` are refinements (`date()`, `int()` in the emitted
+ * The emitted code keeps to the zod features that cost little in a browser bundle (the 20 KB
+ * up-front target): `format: date` and `integer` are refinements (`date()`, `int()` in the emitted
  * file) rather than `z.iso.date()` (which bundles zod's ISO regexes, ~0.9 KB gzip) and `z.int()`
  * (zod's number formats, ~0.45 KB), with the same acceptance; a map (`additionalProperties` only)
  * is a plain-object check piped into an object with a catchall rather than `z.record` (~0.3 KB

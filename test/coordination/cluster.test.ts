@@ -1,5 +1,5 @@
 /**
- * Issue 13 with real processes: forked Node processes of one partner, a real redis-server and a
+ * Coordination across real processes: forked Node processes of one partner, a real redis-server and a
  * real local API. One sign-in for the group; never more than 8 calls in flight at the server; the
  * slots of a killed process free within 5 s; Redis killed mid-run fails no call.
  */

@@ -1,5 +1,5 @@
 /**
- * The coordinator conformance suite (issue 13, item 1): one behaviour, specified once, which every
+ * The coordinator conformance suite: one behaviour, specified once, which every
  * coordinator passes: the in-process default (local-conformance.test.ts), Redis
  * (redis-conformance.test.ts) and, for the session part, the file share of the /node entry.
  *

@@ -1,6 +1,6 @@
 /**
  * The /node entry's file share passes the session part of the conformance suite, and with
- * `fileCoordinator` four processes of one host sign in once (issue 13, item 4).
+ * `fileCoordinator` four processes of one host sign in once.
  */
 import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

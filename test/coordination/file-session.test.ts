@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 4: the session shared by the processes of one host through a file
+ * The session shared by the processes of one host through a file
  * (src/node/file-session.ts), with real forked Node processes (test/support/file-session-child.ts)
  * racing for the lock, killed or frozen while they hold it, and writing while others read.
  */

@@ -1,4 +1,4 @@
-/** The default, in-process coordinator passes the conformance suite (issue 13, item 1). */
+/** The default, in-process coordinator passes the conformance suite. */
 import { localCoordinator } from "../../src/transport/partner-state.ts";
 import { partnerConformance } from "./conformance.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 1 (in the process): clients of one partner at one environment share its 8 slots
+ * Coordination in the process: clients of one partner at one environment share its 8 slots
  * and its 429 quiet period, against a real server counting requests in flight.
  */
 import type { ServerResponse } from "node:http";

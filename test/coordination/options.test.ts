@@ -1,4 +1,4 @@
-/** Bad coordinator options are refused by name, before anything is sent (issue 13). */
+/** Bad coordinator options are refused by name, before anything is sent. */
 import { describe, expect, it } from "vitest";
 import { createAudienceClient } from "../../src/index.ts";
 import { redisCoordinator } from "../../src/redis/index.ts";

@@ -1,5 +1,5 @@
 /**
- * The Redis coordinator passes the conformance suite (issue 13, items 1, 2, 5) against a real
+ * The Redis coordinator passes the conformance suite against a real
  * redis-server; each `open()` is another coordinator on another connection, as another process.
  */
 import type { Redis } from "ioredis";

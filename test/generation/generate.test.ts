@@ -142,7 +142,7 @@ describe("generation in a scratch copy of the repository", () => {
   });
 });
 
-/** Issue 12 item 10: value constraints Sections 2–4 never state live in the local overlay, each with its reason. */
+/** Value constraints Sections 2–4 never state live in the local overlay, each with its reason. */
 describe("constraints the specification does not state", () => {
   const KEYWORDS = [
     "minimum",

@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 2: no call waits for a planned refresh. The refresh starts ahead of expiry in the
+ * No call waits for a planned refresh. The refresh starts ahead of expiry in the
  * background (one for the client), calls keep the current token meanwhile; a failing background
  * refresh fails no call while the token is valid.
  */

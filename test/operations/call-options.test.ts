@@ -1,5 +1,5 @@
 /**
- * One convention for the helpers' last argument (issue 18, item 5): `{ signal, deadlineMs,
+ * One convention for the helpers' last argument: `{ signal, deadlineMs,
  * priority }`, with a bare AbortSignal still accepted. Against a real local server.
  */
 import type { ServerResponse } from "node:http";

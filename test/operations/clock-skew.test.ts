@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 1: token expiry and HTTP-date Retry-After judged in server time. The server's
+ * Token expiry and HTTP-date Retry-After judged in server time. The server's
  * clock is off from the client's by ±10 min and ±1 h; tokens live 2 s (refresh margin: half of it).
  */
 import { afterEach, describe, expect, it } from "vitest";

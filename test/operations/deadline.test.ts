@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 7: one deadline across a helper's calls. A wait (Retry-After, backoff, a poll's
+ * One deadline across a helper's calls. A wait (Retry-After, backoff, a poll's
  * interval, the pace) that would end after the deadline fails at once with its typed error
  * carrying `retryAt`, instead of sleeping into the deadline.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 6: `onDrift` reports what responses of described operations show that the
+ * `onDrift` reports what responses of described operations show that the
  * description does not say — against a real local server that drifts — redacted, sampled, never
  * throwing into a call and never changing its result.
  */

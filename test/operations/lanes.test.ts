@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 3 through the client, against a real server: `priority: "low"` is the background
+ * The lanes through the client, against a real server: `priority: "low"` is the background
  * lane. A waiting interactive call takes the next free slot ahead of queued background calls, and
  * background calls still progress.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 5: the `meter` option, read with the real OpenTelemetry SDK's in-memory exporter,
+ * The `meter` option, read with the real OpenTelemetry SDK's in-memory exporter,
  * against a real local server: names, units, attributes (semantic conventions), counts; no secret.
  */
 import {

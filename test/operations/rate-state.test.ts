@@ -1,5 +1,5 @@
 /**
- * Issue 19 item 4: `client.rateState()`, the snapshot a RateLimitError carries (and its support
+ * `client.rateState()`, the snapshot a RateLimitError carries (and its support
  * report), and `onRateStateChange`, against real local servers.
  */
 import type { ServerResponse } from "node:http";

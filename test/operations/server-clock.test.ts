@@ -1,4 +1,4 @@
-/** ServerClock: the skew learned from Date headers (issue 19, item 1), and what is ignored. */
+/** ServerClock: the skew learned from Date headers, and what is ignored. */
 import { describe, expect, it } from "vitest";
 import { MAX_PLAUSIBLE_SKEW_MS, MAX_ROUND_TRIP_MS, ServerClock } from "../../src/internal/server-clock.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Issue 7, requirement 2: the package as other TypeScript repositories consume it.
+ * The package as other TypeScript repositories consume it.
  *
  * `npm pack` (its `prepack` runs `npm run build`) makes the tarball a registry would serve. Then,
  * in a scratch folder under the OS temp directory:

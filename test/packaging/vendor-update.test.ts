@@ -1,5 +1,5 @@
 /**
- * Issue 7, requirement 7: `npm run vendor:update` as a consumer's CI runs it, fed modified copies
+ * `npm run vendor:update` as a consumer's CI runs it, fed modified copies
  * of the vendor description in a scratch copy of this repository (the real working tree is never
  * touched; node_modules is linked, not copied).
  *

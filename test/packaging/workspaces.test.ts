@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 1: the package as a member of a consumer's workspace, from source (what a git
+ * The package as a member of a consumer's workspace, from source (what a git
  * checkout, submodule or subtree holds: no dist/), after the consumer's ordinary install with the
  * real package manager — npm, pnpm, and Yarn 4 with its node-modules and PnP linkers. No manual
  * build: the member's `postinstall` builds dist/ (Yarn never runs `prepare`).

@@ -1,5 +1,5 @@
 /**
- * Bad input (issue 6, requirement 3): every public function, option and raw path fed malformed
+ * Bad input: every public function, option and raw path fed malformed
  * input. Each row must give a ValidationError naming the field (a TypeError naming the option,
  * for createAudienceClient's options), with nothing sent — the recording server's request count
  * does not move — and the client must stay usable: a good call succeeds after every row.
@@ -573,7 +573,7 @@ afterAll(async () => {
   );
 });
 
-describe("bad input is refused before anything is sent (issue 6)", () => {
+describe("bad input is refused before anything is sent", () => {
   it.each(rows.map((r) => [`${r.group} — ${r.name}`, r] as const))("%s", async (_, row) => {
     const sentBefore = api.requests.length;
     let error: unknown;

@@ -1,5 +1,5 @@
 /**
- * A seeded fault-injection server for the reliability suite (issue 6): a real node:http server on
+ * A seeded fault-injection server for the reliability suite: a real node:http server on
  * 127.0.0.1 that answers the client's calls with a mix of faults and counts what it receives and
  * what it creates, so that retries, duplicates, concurrency and the session can be judged by the
  * server — the honest witness — rather than by the client's own bookkeeping.

@@ -1,5 +1,5 @@
 /**
- * Fault injection (issue 6, requirement 1): more than 1 000 mixed calls — reads, benchmark reads,
+ * Fault injection: more than 1 000 mixed calls — reads, benchmark reads,
  * draft creates, autosaves, ingests, campaign creates — against the seeded fault server, with
  * short waits injected through the options. The server judges: attempts per call, concurrency,
  * duplicates, request ids, sign-ins and refreshes. The seed is in the test names and in every
@@ -358,7 +358,7 @@ function expectCoverage({ stats, outcomes }: RunResult, seed: number, total: num
 
 const total = (mix: Mix) => Object.values(mix).reduce((a, b) => a + b, 0);
 
-describe("fault injection (issue 6)", () => {
+describe("fault injection", () => {
   it(`${total(FULL_MIX)} calls keep the client's promises under seeded faults (seed ${SEED}, pacing off)`, {
     timeout: 60_000,
   }, async () => {

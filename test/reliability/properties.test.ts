@@ -1,6 +1,6 @@
 /**
- * Properties (issue 6, requirement 2), only those the unit tests do not already prove. Where each
- * property of the issue lives — here or in test/unit — is listed in docs/RELIABILITY.md:
+ * The reliability properties, only those the unit tests do not already prove. Where each
+ * property lives — here or in test/unit — is listed in docs/RELIABILITY.md:
  *
  * - exactly one refresh under any interleaving of concurrent 401s: here, on the Session with a
  *   scheduled `send`, and through the whole client with a scheduled `fetch`;

@@ -1,5 +1,5 @@
 /**
- * Secret scan for the reliability suite (issue 6, requirement 4). Every test of the suite hands
+ * Secret scan for the reliability suite. Every test of the suite hands
  * the harness what the client produced — each error (its message, String(), stack,
  * JSON.stringify, supportReport(), and the same for each cause) and each logger line — and the
  * suite's afterAll fails if any of it contains a token or password that was in use.

@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 5: the runtime matrix. The browser bundle of the root entry (test/runtimes/probe.ts
+ * The runtime matrix. The browser bundle of the root entry (test/runtimes/probe.ts
  * bundled by esbuild, platform browser) runs against Prism on 127.0.0.1 in:
  *
  * - Chromium (Debian's `chromium`, driven by playwright-core with its executable path), loaded from

@@ -1,5 +1,5 @@
 /**
- * A process of a partner's group, forked by test/coordination/cluster.test.ts (issue 13, item 5).
+ * A process of a partner's group, forked by test/coordination/cluster.test.ts.
  * argv[2] is a JSON task:
  * - `{ mode: "calls", baseUrl, redisUrl, keyPrefix, calls, spreadMs? }`: a client with the Redis
  *   coordinator (the file coordinator of /node when `directory` is given instead of `redisUrl`)

@@ -1,5 +1,5 @@
 /**
- * A real redis-server for the coordinator tests (issue 13, item 5): `REDIS_URL` when set, else one
+ * A real redis-server for the coordinator tests: `REDIS_URL` when set, else one
  * started here on a free 127.0.0.1 port without persistence, stopped by pid. Where no server binary
  * is found, `redisUnavailable()` says why and the tests skip, unless `REDIS_TESTS_REQUIRED=1` (set
  * by `.ci/run`), which makes that a failure.

@@ -1,5 +1,5 @@
 /**
- * A fake API whose clock is not the client's (issue 19): every response's `Date`, every token's
+ * A fake API whose clock is not the client's: every response's `Date`, every token's
  * `exp` and every HTTP-date `Retry-After` are in server time, `Date.now() + skewMs`. It refuses a
  * token whose `exp` has passed in server time with a 401 and counts it, and can answer the next
  * event read with a 429 whose Retry-After is an HTTP-date, recording when the retry came.

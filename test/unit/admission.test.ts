@@ -1,7 +1,7 @@
 /**
  * Admission (create-client.ts): a call that must wait for the partner's turn waits before
- * openapi-fetch or the transport build anything for it (issue 18: memory and abort cost of queued
- * calls), and the turn it took is the one its first attempt uses.
+ * openapi-fetch or the transport build anything for it (so that queued calls cost little memory and
+ * abort quickly), and the turn it took is the one its first attempt uses.
  */
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";

@@ -278,7 +278,7 @@ describe("createAutosaver", () => {
 });
 
 describe("createAutosaver under random save latencies (fc.scheduler)", () => {
-  // saveNow is `setupProcess(eid).update`: the same queue as the autosaves (issue 12 item 1).
+  // saveNow is `setupProcess(eid).update`: the same queue as the autosaves.
   type Step = { kind: "edit" | "saveNow" | "flush"; pauseMs: number };
   const steps = fc.array(
     fc.record({

@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 4: in a browser, a failed fetch and a hidden x-request-id look like something
+ * In a browser, a failed fetch and a hidden x-request-id look like something
  * else unless the error says what usually causes them. The globals make the runtime browser-like
  * (the same check as the server-only guard); the real thing runs in Chromium in test/runtimes/.
  */

@@ -1,5 +1,5 @@
 /**
- * scripts/bundle-size.ts (issue 18, the bundle rows): what a browser app loads up front holds the
+ * scripts/bundle-size.ts (BENCHMARKS.md's bundle rows): what a browser app loads up front holds the
  * options check, the client object, `unwrap` and the error classes; the engine (session,
  * transport, openapi-fetch, zod) is a chunk loaded on first use.
  */
@@ -22,7 +22,7 @@ const ENGINE = [
 ];
 
 describe("the browser bundle up front", () => {
-  it("meets issue 18's targets and leaves the engine to a chunk loaded on first use", async () => {
+  it("meets the up-front targets and leaves the engine to a chunk loaded on first use", async () => {
     const { entry, minimum } = await measureBundles();
     expect(minimum.gzip).toBeLessThanOrEqual(MINIMUM_TARGET_KB * 1024);
     expect(entry.gzip).toBeLessThanOrEqual(TARGET_KB * 1024);

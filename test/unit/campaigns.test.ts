@@ -1,5 +1,5 @@
 /**
- * The query-string writes' polls (Section 8.5), issue 12 items 5 and 6: a task poll belongs to the
+ * The query-string writes' polls (Section 8.5): a task poll belongs to the
  * PUT that started it, and a poll's own schedule governs its retries — a 503 inside a status poll
  * is not retried by the transport a few hundred ms later.
  */
@@ -19,7 +19,7 @@ afterEach(() => api?.close());
 const credentials = { username: "u", password: "pw-polls" };
 const make = () => createAudienceClient({ baseUrl: api.url, credentials, adPlatform: "meta" });
 
-describe("task polls follow a PUT (issue 12 item 5)", () => {
+describe("task polls follow a PUT", () => {
   it("refuses an eid this client sent no client_campaign_status PUT for, with nothing sent", async () => {
     api = await startFakeApi();
     api.route((req, res) => json(res, 200, req.method === "PUT" ? { task_id: "t1" } : { status: "DONE" }));
@@ -42,7 +42,7 @@ describe("task polls follow a PUT (issue 12 item 5)", () => {
   });
 });
 
-describe("a poll's own schedule governs its retries (issue 12 item 6)", () => {
+describe("a poll's own schedule governs its retries", () => {
   it("a 503 inside a status poll is retried after 3 s, not by the transport", async () => {
     api = await startFakeApi();
     let n = 0;

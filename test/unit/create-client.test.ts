@@ -1,5 +1,5 @@
 /**
- * create-client.ts (issue 18, the bundle rows): the engine (session, transport, openapi-fetch,
+ * create-client.ts (the up-front bundle stays small): the engine (session, transport, openapi-fetch,
  * guards) is a lazily loaded module. Each test starts from a fresh module registry, so the client
  * it creates first has no engine yet: its synchronous methods must answer as today's client does,
  * what it is asked to change must be applied in order, and nothing is sent before the first call.

@@ -155,7 +155,7 @@ describe("ingest and uploads", () => {
     expect(JSON.parse(api.calls()[0]?.body ?? "")).toEqual(summary);
   });
 
-  // Issue 12 item 10: constraints Section 2 never states are not enforced.
+  // Constraints Section 2 never states are not enforced.
   it("sends what Section 2 allows: refunds (negative sold and revenue), no ticket rows, any ticket type", async () => {
     api = await startFakeApi();
     const client = make();

@@ -1,5 +1,5 @@
 /**
- * The concurrency limiter's queue (issue 19 item 3, issue 18): two lanes, interactive first,
+ * The concurrency limiter's queue: two lanes, interactive first,
  * background never starved; an aborted waiter leaves in constant time (aborting n queued calls
  * costs linear time, was quadratic).
  */

@@ -29,7 +29,7 @@ describe("options are normalized once", () => {
     expect(() => createAudienceClient({ credentials, ...extra } as never)).toThrow(message);
   });
 
-  // Issue 12 item 11 (Section 1, 9.1): the base address includes the version segment.
+  // Section 1, 9.1: the base address includes the version segment.
   it.each([
     "https://api.example.test/",
     "https://api.example.test",

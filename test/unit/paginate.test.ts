@@ -151,7 +151,7 @@ describe("paginate", () => {
   });
 });
 
-describe("pagination ends on a repeated page (issue 12 item 8)", () => {
+describe("pagination ends on a repeated page", () => {
   it("listEvents against a server answering the last full page again (Django get_page) yields each event once", async () => {
     const { createAudienceClient, listEvents } = await import("../../src/index.ts");
     const { startFakeApi } = await import("../support/fake-api.ts");

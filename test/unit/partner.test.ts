@@ -44,7 +44,7 @@ describe("partner selection (Section 5.3, 5.5)", () => {
 
   it("a 403 is a PartnerAccessError saying the token is valid but the partner header is wrong", async () => {
     api = await startFakeApi();
-    // Section 7 gives no code for this case; error.auth.not_authorized is another case (item 9, raw-calls.test.ts).
+    // Section 7 gives no code for this case; error.auth.not_authorized is another case (raw-calls.test.ts).
     api.route((_req, res) => json(res, 403, { message: "Forbidden" }, { "x-request-id": "req-403" }));
     const client = createAudienceClient({ baseUrl: api.url, credentials, partnerId: "partner-id-wrong" });
     const error = await client
@@ -63,7 +63,7 @@ describe("partner selection (Section 5.3, 5.5)", () => {
     );
   });
 
-  describe("no hidden state, no dependence on key order (issue 17 item 2)", () => {
+  describe("no hidden state, no dependence on key order", () => {
     let server: RecordingServer | undefined;
     afterEach(() => server?.close());
     const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString("base64url");

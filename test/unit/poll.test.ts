@@ -199,7 +199,7 @@ describe("isTerminalStatus", () => {
   });
 });
 
-describe("poll retries on its own schedule (issue 12 item 6)", () => {
+describe("poll retries on its own schedule", () => {
   it("retries a retryable failure after the next wait, at least the failure's own delay, and gives up after maxFailures", async () => {
     const { waits, sleep } = fakeSleep();
     let calls = 0;

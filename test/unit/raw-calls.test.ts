@@ -1,5 +1,5 @@
 /**
- * Raw calls, issue 12 items 7 and 9: the page cap holds for paths outside the description too;
+ * Raw calls: the page cap holds for paths outside the description too;
  * the two endpoints partner tokens cannot use (Section 4, 7) are refused before sending; a 403
  * with another code than the partner-header case is not a PartnerAccessError; a 401 saying the
  * endpoint is not for this token does not refresh and replay.
@@ -23,7 +23,7 @@ const make = () => createAudienceClient({ baseUrl: api.url, credentials, partner
 // Paths outside the description are not in the call's types.
 type Untyped = (path: string, init?: unknown) => Promise<{ response: Response; error?: unknown }>;
 
-describe("no bulk read asks for more than the page cap (issue 12 item 7)", () => {
+describe("no bulk read asks for more than the page cap", () => {
   it.each([
     ["GET", "/campaigns/", { limit: 10_000 }],
     ["GET", "/campaigns/", { limit: "10000" }],
@@ -43,7 +43,7 @@ describe("no bulk read asks for more than the page cap (issue 12 item 7)", () =>
   });
 });
 
-describe("the endpoints partner tokens cannot use (issue 12 item 9)", () => {
+describe("the endpoints partner tokens cannot use", () => {
   it.each([
     "/campaign_results/",
     "/campaign_results",

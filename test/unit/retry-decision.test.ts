@@ -1,5 +1,5 @@
 /**
- * The retry decision as a table (issue 18, design item 4): policy × status or failure ×
+ * The retry decision as a table: policy × status or failure ×
  * Retry-After × attempt × deadline → answer, check the write, give up (ambiguous or not, with the
  * wait the deadline cut short) or retry after a wait. Pure: the same row always decides the same.
  */

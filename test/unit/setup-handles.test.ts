@@ -1,6 +1,6 @@
 /**
  * `setupProcess(eid)` handles are released once the caller drops them and they have nothing left
- * to do (issue 18: they were kept for ever, ~2.1 KB per eid); one with an edit waiting, in flight
+ * to do (they were kept for ever, ~2.1 KB per eid); one with an edit waiting, in flight
  * or kept after a failure is kept, so asking again for its eid finds the same queue.
  */
 import { setFlagsFromString } from "node:v8";

@@ -181,8 +181,8 @@ describe("autosave through the handle", () => {
   });
 });
 
-/** Issue 12 ("Workflow fidelity"), items 1–4: the draft never ends older than the last edit. */
-describe("one ordered queue per setup (issue 12 item 1)", () => {
+/** Workflow fidelity, here and in the three blocks after: the draft never ends older than the last edit. */
+describe("one ordered queue per setup", () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   it("autosave(100) then update(200) stores 200: the debounced 100 never lands after it", async () => {
@@ -284,7 +284,7 @@ describe("one ordered queue per setup (issue 12 item 1)", () => {
   });
 });
 
-describe("a rejected PUT is mapped by evidence (issue 12 item 2)", () => {
+describe("a rejected PUT is mapped by evidence", () => {
   it("a 400 field error on a known draft stays an ApiError with its code", async () => {
     api = await startFakeApi();
     routeSetupApi(api);
@@ -320,7 +320,7 @@ describe("a rejected PUT is mapped by evidence (issue 12 item 2)", () => {
   });
 });
 
-describe("the check before repeating a create proves our own write (issue 12 item 3)", () => {
+describe("the check before repeating a create proves our own write", () => {
   it("someone else's draft found after a failed POST is not our create: the call fails and says so", async () => {
     api = await startFakeApi();
     const store = routeSetupApi(api);
@@ -355,7 +355,7 @@ describe("the check before repeating a create proves our own write (issue 12 ite
   });
 });
 
-describe("state guards cover every transition of the Section 3 table (issue 12 item 4)", () => {
+describe("state guards cover every transition of the Section 3 table", () => {
   it("refuses update and autosave on a setup known to be absent, nothing sent; the client stays usable", async () => {
     api = await startFakeApi();
     routeSetupApi(api);
@@ -386,7 +386,7 @@ describe("state guards cover every transition of the Section 3 table (issue 12 i
   });
 });
 
-describe("SetupProcess methods take the helpers' trailing options (issue 18, design item 5)", () => {
+describe("SetupProcess methods take the helpers' trailing options", () => {
   it("an aborted signal sends nothing from load, create, publish or cancel", async () => {
     api = await startFakeApi();
     routeSetupApi(api);

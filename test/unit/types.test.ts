@@ -44,7 +44,7 @@ describe("types", () => {
       partnerId: "partner-id-x",
     });
     expectTypeOf(client).toEqualTypeOf<AudienceClient>();
-    // The published signature has no test seam, and the client no addHooks (issue 18, design 6).
+    // The published signature has no test seam, and the client no addHooks.
     expectTypeOf(createAudienceClient).parameters.toEqualTypeOf<[AudienceClientOptions]>();
     expectTypeOf<"addHooks" extends keyof AudienceClient ? true : false>().toEqualTypeOf<false>();
     // Compiles without params.header and without params.path.adplatform:
@@ -67,7 +67,7 @@ describe("types", () => {
     expectTypeOf<Schemas["TotalUnread"]["total_unread"]>().toEqualTypeOf<number>();
   });
 
-  it("the operations contract (issue 19): rate state, drift reports, deadlines, lanes", () => {
+  it("the operations contract: rate state, drift reports, deadlines, lanes", () => {
     expectTypeOf<ReturnType<AudienceClient["rateState"]>>().toEqualTypeOf<RateState>();
     expectTypeOf<RateState["queued"]>().toEqualTypeOf<{ readonly interactive: number; readonly background: number }>();
     expectTypeOf<RateState["pace"]>().toEqualTypeOf<number | null>();

@@ -1,5 +1,5 @@
 /**
- * openapi-fetch's contract through the client, families 2 and 3 (issue 18), on a real server:
+ * openapi-fetch's contract through the client, families 2 and 3, on a real server:
  * middleware gets real Requests and can read the response body; a call's own `fetch` is its
  * transport (token, partner header, retries, redaction), not a bypass of the client.
  */

@@ -1,5 +1,5 @@
 /**
- * openapi-fetch's contract through the client, family 1 (issue 18): a call's own `Request` class.
+ * openapi-fetch's contract through the client, family 1: a call's own `Request` class.
  * openapi-fetch builds its Request with the `Request` option (the client's, or the call's own),
  * and that is the Request its middleware and its `fetch` receive. Through the client, the class
  * given is the class of every Request that reaches `fetch` — the `fetch` option, a call's own

@@ -1,5 +1,5 @@
 /**
- * openapi-fetch's contract through the client, family 1 (issue 18): what the caller gives a call
+ * openapi-fetch's contract through the client, family 1: what the caller gives a call
  * reaches the transport. openapi-fetch spreads a call's RequestInit fields into its Request and
  * copies the ones a Request lacks (Next.js `next`) onto it; through the client they reach the
  * `fetch` option's Request, the runtime's fetch, and a user's middleware alike — while the client
