@@ -564,7 +564,7 @@ export async function cluster(server: BenchServer): Promise<Section> {
     ...(unavailableNote && "unavailable" in unavailableNote ? [`${unavailableNote.unavailable}.`, ""] : []),
     variantTable("redis", results),
     "",
-    "### Targets of issue 13",
+    "### Cluster targets",
     "",
     table(["target", "wanted", "uncoordinated", "redis"], [...checkRows, tripsRow]),
     "",

@@ -235,5 +235,5 @@ export async function operations(): Promise<Section> {
     "",
     await lanes(targets),
   ].join("\n");
-  return { title: "Operations (issue 19)", body, targets };
+  return { title: "Operations (clock skew, token expiry, lanes)", body, targets };
 }

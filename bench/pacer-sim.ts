@@ -127,7 +127,7 @@ async function simulate(s: Scenario, mode: Mode, seed: number): Promise<Result> 
 }
 
 const scenarios: Scenario[] = [
-  { name: "issue 5: 20/s, burst 10, 20 ms", rate: 20, burst: 10, calls: 400, latencyMs: 20 },
+  { name: "goodput target: 20/s, burst 10, 20 ms", rate: 20, burst: 10, calls: 400, latencyMs: 20 },
   { name: "100/s, burst 50, 20 ms", rate: 100, burst: 50, calls: 2000, latencyMs: 20 },
   { name: "2/s, burst 5, 50 ms", rate: 2, burst: 5, calls: 60, latencyMs: 50 },
   { name: "20/s, burst 100, 20 ms", rate: 20, burst: 100, calls: 600, latencyMs: 20 },

@@ -1,6 +1,6 @@
 /**
  * `npm run bench` (never part of `npm test`): starts the bench server in its own process, runs the
- * sub-benchmarks of issue 5 in order, prints the report and writes it to bench/results/latest.md.
+ * sub-benchmarks behind BENCHMARKS.md in order, prints the report and writes it to bench/results/latest.md.
  * Run under `node --expose-gc --import tsx` (the npm script does). `--only=a,peers,queue,b,model,c,d,e,operations,cluster`
  * runs a subset and only prints it; `--runs=3` makes the cluster bench report the worst of three runs;
  * `--pairs=N` sets the pairs of processes of sections a (default 5) and peers (default 3).

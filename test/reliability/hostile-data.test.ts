@@ -1,5 +1,5 @@
 /**
- * Hardening II (docs/RELIABILITY.md): server and caller data cost time linear in their size, and
+ * docs/RELIABILITY.md, "Hostile data, caller patterns, terminal text": server and caller data cost time linear in their size, and
  * nesting never turns into a raw RangeError. The timings run in a child process and compare n with
  * 4n (test/support/linear-time.ts); no absolute duration is asserted.
  */

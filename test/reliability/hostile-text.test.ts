@@ -1,5 +1,5 @@
 /**
- * Hardening II (docs/RELIABILITY.md): text for humans is safe for a terminal. A real local server
+ * docs/RELIABILITY.md, "Hostile data, caller patterns, terminal text": text for humans is safe for a terminal. A real local server
  * answers with hostile strings (C1 controls in x-request-id and content-type, ESC/OSC/bidi in
  * bodies); the support report, error messages, log lines and the demo's output must carry no
  * character that drives a terminal or reorders text — only its visible `\uXXXX` escape.

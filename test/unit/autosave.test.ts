@@ -363,7 +363,7 @@ describe("createAutosaver under random save latencies (fc.scheduler)", () => {
   });
 });
 
-describe("no timer value can overflow (hardening issue, item 9)", () => {
+describe("no timer value can overflow", () => {
   it.each([2 ** 31, Number.POSITIVE_INFINITY, -1, Number.NaN])(
     "a debounce of %d ms is refused, naming it",
     (debounceMs) => {

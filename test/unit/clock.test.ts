@@ -1,5 +1,5 @@
 /**
- * Durations use a monotonic clock (Hardening II, item 9): a step of the system clock does not
+ * Durations use a monotonic clock: a step of the system clock does not
  * move the limiter's quiet period, the sign-in cool-down or the call's deadline. Wall time is kept
  * for what means wall time (token expiry, HTTP dates).
  */

@@ -1,5 +1,5 @@
 /**
- * Waits and deadlines (hardening issue, items 8–10): `retry.deadlineMs` ends the call at the
+ * Waits and deadlines: `retry.deadlineMs` ends the call at the
  * deadline, attempt in flight included; no option or header can schedule a wait the runtime's
  * timers would fire at once; a timeout after the headers arrived keeps their request id.
  */

@@ -1,7 +1,7 @@
 /**
- * What becomes a header is checked once, as a value, where it enters (hardening issue, item 6;
- * Hardening II item 3): a partner id or token that is not header text is refused with a typed
- * error naming its source — never a raw TypeError on every call, never an error quoting the token.
+ * What becomes a header is checked once, as a value, where it enters: a partner id or token that is
+ * not header text is refused with a typed error naming its source — never a raw TypeError on every
+ * call, never an error quoting the token.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { AuthenticationError, createAudienceClient, PartnerSelectionError } from "../../src/index.ts";

@@ -1,8 +1,7 @@
 /**
- * Observers never change outcomes, and a caller's signal costs one listener (hardening issue,
- * items 11–12; Hardening II item 5): a logger that throws does not fail a call, an after-hook that
- * throws does not turn a completed write into an untyped rejection, and 50 calls sharing one
- * AbortSignal raise no MaxListenersExceededWarning.
+ * Observers never change outcomes, and a caller's signal costs one listener: a logger that throws
+ * does not fail a call, an after-hook that throws does not turn a completed write into an untyped
+ * rejection, and 50 calls sharing one AbortSignal raise no MaxListenersExceededWarning.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createClientWithSeams } from "../../src/create-client.ts";

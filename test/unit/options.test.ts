@@ -124,7 +124,7 @@ describe("options are normalized once", () => {
   });
 });
 
-describe("options are the caller's own (Hardening II, item 6)", () => {
+describe("options are the caller's own", () => {
   const polluted = ["mediaUrl", "partnerId", "fetch", "debug", "warn", "retry", "timeoutMs"] as const;
   afterEach(() => {
     for (const key of polluted) delete (Object.prototype as Record<string, unknown>)[key];

@@ -1,5 +1,5 @@
 /**
- * openapi-fetch's `parseAs` is honoured (request path v2, openapi-fetch contract family 4): `text`,
+ * openapi-fetch's `parseAs` is honoured: `text`,
  * `blob`, `arrayBuffer` and `stream` on a 2xx that is not JSON return the body, once, for typed
  * calls and for paths outside the description; `Content-Length: 0` gives undefined data and error,
  * as openapi-fetch does.

@@ -1,5 +1,5 @@
 /**
- * Responses have a size limit (hardening issue, item 13): the body is counted as it comes out of
+ * Responses have a size limit: the body is counted as it comes out of
  * decompression, a gzip bomb stops at `maxResponseBytes`, a declared length above it is refused
  * before reading, and the failure is a typed error that is not retried.
  */

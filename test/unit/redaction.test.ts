@@ -1,5 +1,5 @@
 /**
- * Redaction by value covers every form a secret takes in text (hardening issue, item 2): a server
+ * Redaction by value covers every form a secret takes in text: a server
  * that echoes the password and the tokens back — JSON-escaped, `\u`-escaped, percent-encoded,
  * HTML-escaped, base64/base64url alone or embedded, `base64(username:password)`, inside
  * `x-request-id` — must not get any of them into an error, `String(error)`, `JSON.stringify(error)`,
@@ -163,7 +163,7 @@ describe("redaction keeps text readable", () => {
   });
 });
 
-describe("memory stays bounded over a long life (Hardening II, item 8)", () => {
+describe("memory stays bounded over a long life", () => {
   it("2 000 refreshes keep only the secrets that can still appear", async () => {
     const { Redactor } = await import("../../src/internal/redact.ts");
     const redactor = new Redactor();

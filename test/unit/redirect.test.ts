@@ -50,7 +50,7 @@ describe("redirects", () => {
   });
 });
 
-describe("credentials never follow a redirect off their origin (hardening issue, item 1)", () => {
+describe("credentials never follow a redirect off their origin", () => {
   const hop =
     (location: string, status = 307) =>
     (_req: unknown, res: import("node:http").ServerResponse) => {

@@ -1,5 +1,5 @@
 /**
- * What becomes URL or header text is checked where it enters (Hardening II, item 3): each case is a
+ * What becomes URL or header text is checked where it enters: each case is a
  * ValidationError naming the field, nothing is sent, and the client stays usable.
  */
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Retry-After as RFC 9110 defines it (hardening issue, item 7): delay-seconds or an HTTP-date in
+ * Retry-After as RFC 9110 defines it: delay-seconds or an HTTP-date in
  * one of its three formats, always GMT; anything else is absent. The table runs in three time
  * zones, since a date read in local time is the bug this guards against.
  */

@@ -242,7 +242,7 @@ describe("writes that are not idempotent (Section 3 rule 3)", () => {
   });
 });
 
-describe("pacing never makes the client slower than the specification's own rules (hardening issue, item 14)", () => {
+describe("pacing never makes the client slower than the specification's own rules", () => {
   it("12 calls refused once with Retry-After: 0 finish at once with pacing on, as with it off", async () => {
     api = await startFakeApi();
     const refused = new Set<string>();
@@ -264,7 +264,7 @@ describe("pacing never makes the client slower than the specification's own rule
   });
 });
 
-describe("one retry-by-method rule (request path v2, item 6)", () => {
+describe("one retry-by-method rule", () => {
   it.each([
     ["GET", "repeatable"],
     ["HEAD", "repeatable"],

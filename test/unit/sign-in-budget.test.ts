@@ -1,5 +1,5 @@
 /**
- * `/auth/*` has the tightest budget (Section 8.5; hardening issue, items 3–5): a refused sign-in or
+ * `/auth/*` has the tightest budget (Section 8.5): a refused sign-in or
  * refresh token is not repeated by every call, transient sign-in failures share one cool-down, a
  * token never costs more than one refresh per call, and an aborted call sends nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * The token store is a cache, never a single point of failure (Section 5.8; Hardening II item 4):
+ * The token store is a cache, never a single point of failure (Section 5.8):
  * a store that throws, hangs or returns garbage is reported through the logger (redacted) and
  * treated as absent; a failing `set` never fails a call whose sign-in succeeded.
  */
