@@ -51,7 +51,8 @@ export type RetryDecision =
   /** Wait `waitMs`, then try again. */
   | { readonly kind: "retry"; readonly waitMs: number };
 
-const isRetryableStatus = (status: number): boolean => SPEC.retryableStatuses.includes(status);
+/** Section 8.2: the statuses worth another attempt. */
+export const isRetryableStatus = (status: number): boolean => SPEC.retryableStatuses.includes(status);
 
 export function decideRetry(input: RetryInput, retry: ClientConfig["retry"]): RetryDecision {
   const { failure, status, policy } = input;

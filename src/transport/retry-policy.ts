@@ -13,12 +13,11 @@ import { errorFromFailure } from "../errors/from-failure.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import type { Redactor } from "../internal/redact.ts";
 import { sleep as defaultSleep } from "../internal/sleep.ts";
-import { SPEC } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
 import { AttemptFailure } from "./failure.ts";
 import { type CallContext, firstAttempt, type Next, type Policy, type Reply } from "./policy.ts";
 import { worthRefreshing } from "./refresh-after-401.ts";
-import { decideRetry, type RetryDecision, type RetryInput } from "./retry-decision.ts";
+import { decideRetry, isRetryableStatus, type RetryDecision, type RetryInput } from "./retry-decision.ts";
 
 /** Answers whether a non-idempotent write took effect: its result, "absent" or "unknown". */
 export type WriteCheck = (context: CallContext) => Promise<Response | "absent" | "unknown">;
@@ -67,8 +66,8 @@ export function retryPolicy(deps: RetryDeps): Policy {
       ctx.attempt += 1;
       const outcome = await attempt(ctx, next);
       const { response } = outcome;
-      // A status no retry concerns (Section 8.2: not retryable, not a 401) is the answer: nothing to decide.
-      if (response !== undefined && response.status !== 401 && !SPEC.retryableStatuses.includes(response.status))
+      // A status no retry concerns (not retryable, not a 401) is the answer: nothing to decide.
+      if (response !== undefined && response.status !== 401 && !isRetryableStatus(response.status))
         return outcome.reply;
       if (response?.status === 401 && !reauthenticated && (await worthRenewing(r, ctx, response))) {
         reauthenticated = true;
