@@ -45,6 +45,9 @@ export function idIssues(value: unknown, field: string, freeText = false): Valid
 const SEPARATOR =
   "must not be '.' or '..' or contain '/' or '\\', percent-encoded or not (it would change the URL's path)";
 
+/** A dot segment or a separator: what would change the URL's path. */
+const changesPath = (text: string): boolean => text === "." || text === ".." || /[/\\]/.test(text);
+
 /**
  * An identifier travels as one path segment. openapi-fetch percent-encodes it, but a server that
  * decodes it (once, or again) must not see a dot segment or a separator: `%2e%2e` is `..`, `%2F` a
@@ -54,10 +57,10 @@ const SEPARATOR =
  */
 function decodedSegmentIssue(value: string): string | undefined {
   // Without a '%' nothing decodes: one test of the separators says it (most ids, most calls).
-  if (!value.includes("%")) return value === "." || value === ".." || /[/\\]/.test(value) ? SEPARATOR : undefined;
+  if (!value.includes("%")) return changesPath(value) ? SEPARATOR : undefined;
   let text = value;
   for (let previous = ""; text !== previous; ) {
-    if (text === "." || text === ".." || /[/\\]/.test(text)) return SEPARATOR;
+    if (changesPath(text)) return SEPARATOR;
     previous = text;
     try {
       text = decodeURIComponent(text);
