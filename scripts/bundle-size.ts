@@ -57,13 +57,22 @@ const REACT_PEERS = ["react", "react-dom", "react/*", "@tanstack/react-query"];
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
+/** The lazily loaded modules a first read and a first validated write import (lazy-engine.ts, guards/validate-request.ts). */
+const FIRST_CALLS = ["src/engine.ts", "generated/validators.ts"];
+
 export interface BundleSize {
   readonly name: string;
   /** What the app loads up front: the entry and its static imports. */
   readonly minified: number;
   readonly gzip: number;
-  /** Chunks loaded on first use (dynamic imports), min+gzip. */
+  /** Chunks loaded on first use (dynamic imports), min+gzip: every chunk the app can load. */
   readonly lazyGzip: number;
+  /**
+   * The chunks a first read and a first validated write load (the engine and the request schemas,
+   * with what they import), min+gzip. The drift checker, the metrics and the shared session load
+   * only with their options.
+   */
+  readonly firstCallsGzip: number;
   /** The modules of the part loaded up front (paths relative to the repository). */
   readonly modules: readonly string[];
 }
@@ -102,13 +111,19 @@ async function measure(
   const entryPath =
     Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined) ??
     Object.keys(outputs).find((path) => path.endsWith(".js") && !imported.has(path));
-  const initial = new Set<string>();
-  const visit = (path: string): void => {
-    if (initial.has(path)) return;
-    initial.add(path);
-    for (const imported of outputs[path]?.imports ?? []) if (imported.kind === "import-statement") visit(imported.path);
+  /** `path` and the outputs it imports statically, added to `into`. */
+  const visit = (path: string, into: Set<string>): void => {
+    if (into.has(path)) return;
+    into.add(path);
+    for (const imported of outputs[path]?.imports ?? [])
+      if (imported.kind === "import-statement") visit(imported.path, into);
   };
-  if (entryPath) visit(entryPath);
+  const initial = new Set<string>();
+  if (entryPath) visit(entryPath, initial);
+  const firstCalls = new Set<string>();
+  for (const [path, output] of Object.entries(outputs))
+    if (output.entryPoint !== undefined && FIRST_CALLS.includes(output.entryPoint)) visit(path, firstCalls);
+  for (const path of initial) firstCalls.delete(path);
   const sizeOf = (paths: Iterable<string>) => {
     let minified = 0;
     let gzip = 0;
@@ -122,7 +137,7 @@ async function measure(
   const up = sizeOf(initial);
   const lazy = sizeOf(Object.keys(outputs).filter((path) => !initial.has(path) && path.endsWith(".js")));
   const modules = [...initial].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}));
-  return { name, ...up, lazyGzip: lazy.gzip, modules };
+  return { name, ...up, lazyGzip: lazy.gzip, firstCallsGzip: sizeOf(firstCalls).gzip, modules };
 }
 
 /** The browser entry, then the anchors (each a minimal realistic use, so tree-shaking applies). */

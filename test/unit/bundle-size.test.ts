@@ -33,6 +33,13 @@ describe("the browser bundle up front", () => {
     }
     expect(minimum.modules).toContain("src/unwrap.ts");
   });
+
+  it("counts what a first read and validated write load: the engine and the request schemas, not the optional chunks", async () => {
+    const { minimum } = await measureBundles();
+    // The engine chunk alone is over 20 KB; the drift checker, metrics and shared session are left out.
+    expect(minimum.firstCallsGzip).toBeGreaterThan(20 * 1024);
+    expect(minimum.firstCallsGzip).toBeLessThan(minimum.lazyGzip);
+  });
 });
 
 describe("the react-query binding", () => {
