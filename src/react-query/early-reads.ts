@@ -26,7 +26,7 @@ export interface EarlyReads {
    * settled without the partner becoming known (`known()` still false).
    */
   suspend(id: string, call: () => Promise<unknown>, known: () => boolean): never;
-  /** The early answer of `id`, once, for the query of its real key. */
+  /** The early answer of `id` (settled or not), once, for the query of its real key. */
   adopt(id: string): Promise<unknown> | undefined;
 }
 
@@ -54,10 +54,10 @@ export function earlyReads(): EarlyReads {
       throw early.settled;
     },
     adopt(id) {
+      // Settled or still under way: another read's call may have named the partner first.
       const early = reads.get(id);
-      if (!early?.done) return undefined;
       reads.delete(id);
-      return early.answer;
+      return early?.answer;
     },
   };
 }

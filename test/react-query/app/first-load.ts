@@ -31,6 +31,22 @@ function Read({ api, id, path, log }: { api: AudienceQueryHooks; id: string; pat
   return h("p", { "data-id": id }, status);
 }
 
+/** A paged list and the wizard's draft wait for the partner the same way. */
+function Events({ api, log }: { api: AudienceQueryHooks; log: string[] }) {
+  const { status } = api.useInfiniteQuery("get", "/events/");
+  log.push(`events:${status}`);
+  return h("p", { "data-id": "events" }, status);
+}
+
+function Draft({ api, log }: { api: AudienceQueryHooks; log: string[] }) {
+  const { draft } = api.useSetupDraft("evt-1001");
+  const status = draft === undefined ? "pending" : "success";
+  log.push(`draft:${status}`);
+  return h("p", { "data-id": "draft" }, status);
+}
+
+const SHOWN = [...READS.map(([id]) => id), "events", "draft"];
+
 export async function firstLoadScenario() {
   const client = createAudienceClient({
     baseUrl: `${location.origin}/api/v3`,
@@ -38,10 +54,14 @@ export async function firstLoadScenario() {
   });
   const api = createQueryHooks(client);
   const log: string[] = [];
-  const reads = READS.map(([id, path]) => h(Read, { api, id, path, log, key: id }));
+  const reads = [
+    ...READS.map(([id, path]) => h(Read, { api, id, path, log, key: id })),
+    h(Events, { api, log, key: "events" }),
+    h(Draft, { api, log, key: "draft" }),
+  ];
   const app = mount(newQueryClient(), h(Suspense, { fallback: h("p", { "data-id": "fallback" }, "waiting") }, reads));
-  await waitFor("every read", () => (READS.every(([id]) => textOf(app.el, id) === "success") ? true : undefined));
+  await waitFor("every read", () => (SHOWN.every((id) => textOf(app.el, id) === "success") ? true : undefined));
   await new Promise((r) => setTimeout(r, 300)); // a second round of reads would have started by now
   app.unmount();
-  return { log };
+  return { log, shown: SHOWN };
 }
