@@ -11,7 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { type CallToolResult, ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const PASSWORD = "pässword/+=&<x>~~~???-mcp-secret";
+export const PASSWORD = "pässword/+=&<x>~~~???-mcp-secret";
 const USERNAME = "agent@example.test";
 
 /** How the test's person answers a question; undefined: the client cannot ask (no elicitation). */
