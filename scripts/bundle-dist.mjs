@@ -49,6 +49,9 @@ const bundle = await rolldown({
     "src/testing/index": "src/testing/index.ts",
     "src/redis/index": "src/redis/index.ts",
     "src/react-query/index": "src/react-query/index.ts",
+    // The MCP server and its stdio bin: only these load @modelcontextprotocol/sdk (an optional peer).
+    "src/mcp/index": "src/mcp/index.ts",
+    "src/mcp/bin": "src/mcp/bin.ts",
   },
   platform: "neutral",
   // Every bare specifier (packages, node: builtins) stays an import.

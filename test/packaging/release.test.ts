@@ -19,6 +19,7 @@ const pkg = JSON.parse(read("package.json")) as {
   exports: Record<string, string | Record<string, string>>;
   files: string[];
   sideEffects: boolean;
+  bin?: Record<string, string>;
 };
 
 describe("API_VERSION", () => {
@@ -64,6 +65,7 @@ describe("package.json exports", () => {
     ".": "src/index.ts",
     "./node": "src/node/index.ts",
     "./react-query": "src/react-query/index.ts",
+    "./mcp": "src/mcp/index.ts",
   } as const;
 
   it.each(Object.entries(entries))("%s: types first, then the built JavaScript of %s", (subpath, source) => {
@@ -83,6 +85,7 @@ describe("package.json exports", () => {
     expect(Object.keys(pkg.exports).sort()).toEqual([
       ".",
       "./coordination",
+      "./mcp",
       "./node",
       "./package.json",
       "./react-query",
@@ -142,6 +145,18 @@ describe("root entry", () => {
     expect(binding.filter((s) => !/^(openapi-fetch|zod|react|@tanstack\/react-query)(\/|$)/.test(s))).toEqual([]);
     expect(binding).toEqual(expect.arrayContaining(["react", "@tanstack/react-query"]));
     expect([...externalImports("src/index.ts").keys()].filter((s) => /react/.test(s))).toEqual([]);
+  });
+
+  it("the mcp entry and its bin load the MCP SDK (an optional peer) and nothing else new; the root entry neither", () => {
+    for (const entry of ["src/mcp/index.ts", "src/mcp/bin.ts"]) {
+      const mcp = [...externalImports(entry).keys()];
+      expect(mcp.filter((s) => !/^(openapi-fetch|zod|@modelcontextprotocol\/sdk)(\/|$)|^node:/.test(s))).toEqual([]);
+      expect(mcp.some((s) => s.startsWith("@modelcontextprotocol/sdk/"))).toBe(true);
+    }
+    const root = externalImports("src/index.ts");
+    expect([...root.keys()].filter((s) => s.includes("modelcontextprotocol"))).toEqual([]);
+    expect([...root.values()].filter((file) => file.startsWith("src/mcp/"))).toEqual([]);
+    expect(pkg.bin).toEqual({ "audience-intelligence-mcp": "./dist/src/mcp/bin.js" });
   });
 
   it("the node subpath is where the node: imports are", () => {
