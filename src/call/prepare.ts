@@ -15,6 +15,7 @@ import { headerIssues, queryIssues } from "../guards/request-values.ts";
 import { validateRequest } from "../guards/validate-request.ts";
 import { operationOf } from "../internal/operation-index.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
+import { middlewareSees } from "../transport/caller-code.ts";
 import type { FetchFn } from "../transport/send-attempt.ts";
 import type { Call } from "./call.ts";
 import { HELPER, type HelperOptions } from "./helper-options.ts";
@@ -58,7 +59,7 @@ function callOf(
 ): Call {
   const helper = (given as { [HELPER]?: HelperOptions } | undefined)?.[HELPER];
   const params = init.params as CallParams | undefined;
-  const middleware = deps.middlewares() || (Array.isArray(init.middleware) && init.middleware.length > 0);
+  const middleware = middlewareSees(deps.middlewares(), init.middleware);
   return new PreparedCall(
     method,
     path,
