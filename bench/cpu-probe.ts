@@ -10,13 +10,16 @@
  */
 import createClient from "openapi-fetch";
 import type { paths } from "../generated/schema.ts";
+import { CLIENT_DEFAULTS } from "../src/limits.ts";
 import { drive } from "./support.ts";
 import { undiciFetch } from "./undici-fetch.ts";
 
 export type VariantName =
   | "client"
   | "client, undici transport"
+  | "client, before"
   | "bare openapi-fetch"
+  | "bare openapi-fetch, timed"
   | "ofetch"
   | "ky"
   | "axios, fetch adapter"
@@ -28,6 +31,8 @@ export interface ProbeTask {
   readonly mode: "stub" | "http";
   /** The built client (bench/support.ts buildPackage()). */
   readonly clientFile: string;
+  /** Variant "client, before": the client built from another checkout (bench/overhead.ts `--before=`). */
+  readonly beforeFile?: string | undefined;
   /** bench/peers/index.mjs as a file URL, for the peers. */
   readonly peersUrl: string;
   /** The fast mount, for mode `http`. */
@@ -102,8 +107,11 @@ async function callOf(task: ProbeTask, fetchFn: FetchLike | undefined): Promise<
   const peers = async (): Promise<any> => import(task.peersUrl);
   switch (name) {
     case "client":
+    case "client, before":
     case "client, undici transport": {
-      const { createAudienceClient } = (await import(task.clientFile)) as typeof import("../src/index.ts");
+      const file = name === "client, before" ? task.beforeFile : task.clientFile;
+      if (!file) throw new Error("client, before: no --before build");
+      const { createAudienceClient } = (await import(file)) as typeof import("../src/index.ts");
       const credentials = { username: "bench@example.test", password: "bench-password" };
       const transport = name === "client, undici transport" && !fetchFn ? undiciFetch() : fetchFn;
       const client = createAudienceClient(
@@ -117,18 +125,32 @@ async function callOf(task: ProbeTask, fetchFn: FetchLike | undefined): Promise<
         expectEvent(data, name);
       };
     }
-    case "bare openapi-fetch": {
+    case "bare openapi-fetch":
+    case "bare openapi-fetch, timed": {
       const bare = createClient<paths>({
         baseUrl: base,
         headers: { Authorization: headers.Authorization },
         ...(fetchFn ? { fetch: fetchFn as (r: Request) => Promise<Response> } : {}),
       });
+      const params = (i: number) => ({ path: { eid: eid(i) }, header: { "X-Preferred-Partner-Id": PARTNER } });
+      if (name === "bare openapi-fetch")
+        return async (i) => {
+          const { data, response } = await bare.GET("/events/{eid}", { params: params(i) });
+          check(response.status, name);
+          expectEvent(data, name);
+        };
+      // The least a client that bounds its attempts pays (Section 8.2): one AbortController and one
+      // timer per request, at the client's default attempt timeout.
       return async (i) => {
-        const { data, response } = await bare.GET("/events/{eid}", {
-          params: { path: { eid: eid(i) }, header: { "X-Preferred-Partner-Id": PARTNER } },
-        });
-        check(response.status, name);
-        expectEvent(data, name);
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), CLIENT_DEFAULTS.attemptTimeoutMs);
+        try {
+          const { data, response } = await bare.GET("/events/{eid}", { params: params(i), signal: controller.signal });
+          check(response.status, name);
+          expectEvent(data, name);
+        } finally {
+          clearTimeout(timer);
+        }
       };
     }
     case "ofetch": {

@@ -8,7 +8,12 @@
  * - throughput over real HTTP against the bench server's fast mount at concurrency 1 and 8, as a
  *   ratio to bare openapi-fetch of the same pair; the client behind an undici transport beside it.
  *
- * The peers of the issue's table are section `peers` (bench/peers.ts), with the same probes.
+ * Two references: bare openapi-fetch, and bare openapi-fetch with one AbortController and one
+ * timer per request ("timed"), the least any client that bounds its attempts pays (Section 8.2).
+ * `--before=<checkout>` adds the client built from another checkout's src/ ("client, before") to
+ * the same pairs, to compare a change with what it replaces.
+ *
+ * The peers are section `peers` (bench/peers.ts), with the same probes.
  */
 import { pathToFileURL } from "node:url";
 import type { VariantName } from "./cpu-probe.ts";
@@ -33,29 +38,61 @@ const STUB_CALLS = 3_000;
 const HTTP_CALLS = 400;
 const SAMPLES = 3;
 
+/** Another checkout whose client runs beside this one's (`--before=<dir>`). */
+const BEFORE = process.argv.find((a) => a.startsWith("--before="))?.slice("--before=".length);
+
 /** The request path's targets (BENCHMARKS.md). */
 /** Overlay CPU per call with a stub `fetch`, client ÷ bare openapi-fetch. */
 const OVERLAY_TARGET_RATIO = 1.3;
 const THROUGHPUT_TARGET = 0.95;
+/** Against bare openapi-fetch with one AbortController and one timer per request. */
+const TIMED_CPU_TARGET = 1.1;
+const TIMED_THROUGHPUT_TARGET = 0.97;
 
 const BARE: VariantName = "bare openapi-fetch";
+const TIMED: VariantName = "bare openapi-fetch, timed";
 
 export async function overhead(server: BenchServer): Promise<Section> {
   const clientFile = pathToFileURL(await buildPackage()).href;
-  const base = { clientFile, peersUrl: PEERS_URL, base: server.fast, samples: SAMPLES };
+  const beforeFile = BEFORE ? pathToFileURL(await buildPackage(BEFORE, "client-before")).href : undefined;
+  const base = { clientFile, beforeFile, peersUrl: PEERS_URL, base: server.fast, samples: SAMPLES };
   const log = (line: string) => console.error(`bench a: ${line}`);
+  const before: VariantName[] = beforeFile ? ["client, before"] : [];
 
-  const stubVariants: VariantName[] = ["client", BARE];
+  const stubVariants: VariantName[] = ["client", ...before, BARE, TIMED];
   const stubRuns = await pairedRuns({ ...base, calls: STUB_CALLS }, "stub", stubVariants, PAIRS, log);
   const cpu = figures(stubRuns, (r) => r.cpuUs);
   const overlay = spreadOf(paired(cpu, "client", BARE, (a, b) => a - b));
   const overlayRatio = spreadOf(paired(cpu, "client", BARE, (a, b) => a / b));
 
-  const httpVariants: VariantName[] = ["client", BARE, "client, undici transport"];
+  const httpVariants: VariantName[] = ["client", ...before, BARE, TIMED, "client, undici transport"];
   const httpRuns = await pairedRuns({ ...base, calls: HTTP_CALLS }, "http", httpVariants, PAIRS, log);
   const http = httpFigures(httpRuns);
 
+  const timedRatio = (v: VariantName) => spreadOf(paired(cpu, v, TIMED, (a, b) => a / b));
   const targets = [
+    ...["client", ...before].map((v) => ({
+      name: `CPU per call, stub \`fetch\` option, ${v} ÷ bare openapi-fetch with one AbortController and timer per request`,
+      target: `≤ ${TIMED_CPU_TARGET}×`,
+      measured: `${showSpread(timedRatio(v as VariantName), 2, "×")}, median (min–max) of ${PAIRS} pairs`,
+      met: timedRatio(v as VariantName).median <= TIMED_CPU_TARGET,
+    })),
+    ...["client", ...before].flatMap((v) =>
+      (
+        [
+          [1, http.c1],
+          [8, http.c8],
+        ] as const
+      ).map(([c, f]) => {
+        const s = ratioTo(f, v as VariantName, TIMED);
+        return {
+          name: `HTTP throughput, ${v} ÷ timed bare openapi-fetch, concurrency ${c}`,
+          target: `≥ ${TIMED_THROUGHPUT_TARGET}×`,
+          measured: `${showSpread(s, 2, "×")}, median (min–max) of ${PAIRS} pairs`,
+          met: s.median >= TIMED_THROUGHPUT_TARGET,
+        };
+      }),
+    ),
     {
       name: "overlay CPU per call, stub `fetch` option, client ÷ bare openapi-fetch (one process each)",
       target: `≤ ${OVERLAY_TARGET_RATIO}×`,
@@ -86,13 +123,15 @@ export async function overhead(server: BenchServer): Promise<Section> {
     "",
     stubCpuTable(stubVariants, cpu, BARE),
     "",
-    `Overlay (client − bare openapi-fetch, pair by pair): **${showSpread(overlay, 1, " µs")}** per call, ${showSpread(overlayRatio, 2, "×")} bare; target ≤ ${OVERLAY_TARGET_RATIO}×.`,
+    `Overlay (client − bare openapi-fetch, pair by pair): **${showSpread(overlay, 1, " µs")}** per call, ${showSpread(overlayRatio, 2, "×")} bare; target ≤ ${OVERLAY_TARGET_RATIO}×. Against "${TIMED}" (one AbortController and one timer per request, at the client's default attempt timeout): ${showSpread(timedRatio("client"), 2, "×")}; target ≤ ${TIMED_CPU_TARGET}×.`,
     "",
     `**HTTP throughput** against the bench server's fast mount (its own process; answers at once, ~150-byte JSON): per sample ${HTTP_CALLS} calls at concurrency 1 and ${2 * HTTP_CALLS} at 8, alternating, after a warm-up of 500 calls.`,
     "",
     httpTable(httpVariants, http, BARE),
     "",
     "The CPU columns are the calling process's own CPU time per call in the same samples (the server's is not counted): on a shared machine it moves less with other load than calls/s does.",
+    "",
+    `"${TIMED}" is bare openapi-fetch given a signal of a new AbortController per request and a timer that would abort it: the least a client that bounds its attempts pays.${before.length ? ` "client, before" is the client built from ${BEFORE}.` : ""}`,
     "",
     '"client, undici transport" is the same client with undici\'s `request` and a keep-alive `Agent` behind the `fetch` option (bench/undici-fetch.ts) instead of the global fetch.',
     "",

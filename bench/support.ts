@@ -154,13 +154,13 @@ export interface Section {
  * not in node_modules/.cache/, which worktrees sharing one node_modules would overwrite for each
  * other). Returns the file.
  */
-export async function buildPackage(): Promise<string> {
+export async function buildPackage(from?: string, name = "client"): Promise<string> {
   const root = fileURLToPath(new URL("..", import.meta.url));
   const outDir = join(root, "bench", ".build");
   mkdirSync(outDir, { recursive: true });
-  const file = join(outDir, "client.mjs");
+  const file = join(outDir, `${name}.mjs`);
   await build({
-    entryPoints: [join(root, "src", "index.ts")],
+    entryPoints: [join(from ?? root, "src", "index.ts")],
     outfile: file,
     bundle: true,
     platform: "node",

@@ -6,6 +6,7 @@
  * wait (the transport's TooLate and timers).
  */
 import type { Turn } from "../coordination/coordinator.ts";
+import { mayWaitUnbuilt } from "../transport/caller-code.ts";
 import type { AdmittedTurn } from "../transport/policy.ts";
 import type { Call } from "./call.ts";
 
@@ -24,7 +25,7 @@ export function createAdmit<T>(
   send: (call: Call, admitted: AdmittedTurn | undefined) => Promise<T>,
 ): (call: Call) => Promise<T> {
   const partnerOf = (call: Call): string | undefined => {
-    if (!call.op?.auth || call.middleware || call.signal?.aborted) return undefined;
+    if (!call.op?.auth || !mayWaitUnbuilt(call) || call.signal?.aborted) return undefined;
     if (call.deadlineAt !== undefined || deps.deadlineMs !== undefined) return undefined;
     return deps.partnerId();
   };

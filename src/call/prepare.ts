@@ -9,12 +9,14 @@ import type { Lane } from "../coordination/coordinator.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { jsonBodyIssues } from "../guards/json-body.ts";
 import { partnerTokenPathIssues } from "../guards/partner-token-paths.ts";
+import { pathParamIssues, templateParams } from "../guards/path-params.ts";
 import { rawPathIssues } from "../guards/raw-path.ts";
 import { pageLimitIssues } from "../guards/request-rules.ts";
 import { headerIssues, queryIssues } from "../guards/request-values.ts";
 import { validateRequest } from "../guards/validate-request.ts";
 import { operationOf } from "../internal/operation-index.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
+import { middlewareSees } from "../transport/caller-code.ts";
 import type { FetchFn } from "../transport/send-attempt.ts";
 import type { Call } from "./call.ts";
 import { HELPER, type HelperOptions } from "./helper-options.ts";
@@ -58,7 +60,7 @@ function callOf(
 ): Call {
   const helper = (given as { [HELPER]?: HelperOptions } | undefined)?.[HELPER];
   const params = init.params as CallParams | undefined;
-  const middleware = deps.middlewares() || (Array.isArray(init.middleware) && init.middleware.length > 0);
+  const middleware = middlewareSees(deps.middlewares(), init.middleware);
   return new PreparedCall(
     method,
     path,
@@ -133,8 +135,9 @@ class PreparedCall implements Call {
 
 /**
  * Paths outside the description are not validated by their schemas, so the path itself is
- * checked, its body (a deep one overflowed JSON.stringify), and the page cap, which holds for
- * every bulk read (Section 8.5).
+ * checked, the values of its template's parameters (guards/path-params.ts: a `..` would move the
+ * call elsewhere), its body (a deep one overflowed JSON.stringify), and the page cap, which holds
+ * for every bulk read (Section 8.5).
  */
 function refuseOutsideDescription(
   method: string,
@@ -142,11 +145,14 @@ function refuseOutsideDescription(
   init: Record<string, unknown>,
   maxPageLimit: number,
 ): void {
+  const params = init.params as CallParams | undefined;
   const pathIssues = [...rawPathIssues(path), ...jsonBodyIssues(init.body, CLIENT_DEFAULTS.maxJsonBodyDepth)];
+  if (!pathIssues.length && path.includes("{"))
+    pathIssues.push(...pathParamIssues(params?.path, templateParams(path), false));
   if (!pathIssues.length) pathIssues.push(...partnerTokenPathIssues(path));
   if (pathIssues.length)
     throw new ValidationError(pathIssues, { method, expected: "a path of the API and a JSON body; nothing was sent" });
-  const limitIssues = pageLimitIssues((init.params as CallParams | undefined)?.query, maxPageLimit);
+  const limitIssues = pageLimitIssues(params?.query, maxPageLimit);
   if (limitIssues.length) throw new ValidationError(limitIssues, { method, expected: "valid input; nothing was sent" });
 }
 

@@ -16,10 +16,10 @@ import type { DriftWatch } from "../drift/drift-watch.ts";
 import { type CallResult, withRecord } from "../internal/call-record.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { Logger } from "../options.ts";
+import { openapiRequestClass, parsedByTransport } from "../transport/caller-code.ts";
 import type { Transport } from "../transport/create-transport.ts";
 import type { Outcome } from "../transport/outcome.ts";
 import type { AdmittedTurn } from "../transport/policy.ts";
-import { openapiRequestClass } from "../transport/send-attempt.ts";
 import type { ClientPaths } from "../types.ts";
 import type { Call } from "./call.ts";
 
@@ -72,14 +72,14 @@ function openapiInit(call: Call, fetch: (request: Request) => Promise<Response>,
   const given: Record<string, unknown> = {
     params: call.params,
     // A middleware is handed real Requests of the caller's class; without one, openapi-fetch builds
-    // the client's OutgoingRequest (transport/send-attempt.ts). The call's own class and `fetch`
+    // the client's OutgoingRequest (transport/caller-code.ts). The call's own class and `fetch`
     // go on to the transport in the call: a call's own `fetch` is its transport, not a bypass.
-    Request: openapiRequestClass(call.middleware, call.requestClass, deps.requestClass),
+    Request: openapiRequestClass(call, deps.requestClass),
     fetch,
   };
   for (const key of Object.keys(init)) if (!(key in given)) given[key] = init[key];
   // A 2xx the transport parsed is not parsed again; a middleware's onResponse reads it itself.
-  if (op && call.parseJson && !call.middleware) given.parseAs = "stream";
+  if (op && parsedByTransport(call)) given.parseAs = "stream";
   if (op?.host === "media" && init.baseUrl === undefined) given.baseUrl = deps.mediaUrl.href;
   return given;
 }

@@ -1,11 +1,17 @@
 /**
- * Path parameter values that would change the URL's path are refused: empty values, `.` and `..`
- * (encodeURIComponent leaves them as they are) and their percent-encoded forms. Other characters
- * are percent-encoded by openapi-fetch, so `tc` names reach the API URL-encoded, never slugified.
+ * Path values travel as one path segment each, percent-encoded as openapi-fetch encodes them
+ * (encodeURIComponent: `/`, `\`, `?`, `#`, `%` and every other reserved character, text as UTF-8),
+ * so a taste cluster name reaches the API "URL-encoded, not slugified" (Section 2): "Jazz / Blues"
+ * is one segment, `Jazz%20%2F%20Blues`, and an id already holding `%2F` is sent as `%252F`, as
+ * openapi-fetch sends it. Refused is what no encoding makes safe: an empty value (the path would
+ * name another endpoint), a value that is `.` or `..`, plain or percent-encoded at any depth
+ * (encodeURIComponent leaves dots as they are, URL parsing resolves them, and a server that
+ * decodes the segment sees `..` in `%2e%2e`), a lone surrogate (no UTF-8 form), and a value longer
+ * than {@link MAX_ID_LENGTH}.
  *
- * The path parameters of this API are identifiers (`eid`, `adplatform`), so whitespace is refused
- * as well: a pasted id with a trailing space or line break would otherwise reach the API,
- * percent-encoded, as another id. So is a value longer than {@link MAX_ID_LENGTH}.
+ * Identifiers (`eid`, `adplatform`) are held to more, for the reasons README's "Differences from
+ * openapi-fetch" gives: no whitespace, no control character (a pasted id with a trailing space or a
+ * line break would reach the API, percent-encoded, as another id) and no malformed percent-escape.
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
 import { hasLoneSurrogate } from "./request-values.ts";
@@ -20,58 +26,51 @@ export const DOT_SEGMENT = /^(\.|%2e){1,2}$/i;
 export const MAX_ID_LENGTH = 512;
 
 /**
- * Parameters that are free text rather than identifiers: inner spaces allowed, only leading or
- * trailing whitespace refused. Section 2: a taste cluster name `tc` is "used as a path segment,
- * URL-encoded, not slugified" (no operation of the description takes it in the path yet).
+ * Parameters that are free text rather than identifiers. Section 2: a taste cluster name `tc` is
+ * "used as a path segment, URL-encoded, not slugified" (no operation of the description takes it in
+ * the path yet; a path outside the description may).
  */
 const FREE_TEXT = new Set(["tc"]);
 
-/** What is wrong with one id-like value (path parameter, or an eid in a query or body), if anything. */
+const DOTS = "must not be '.' or '..', percent-encoded or not (URL parsing would move the call to another path)";
+
+/** What is wrong with one path value (or an eid in a query or body), if anything: see above. */
 export function idIssues(value: unknown, field: string, freeText = false): ValidationIssue[] {
   if (typeof value === "number" && Number.isFinite(value)) return [];
   if (typeof value !== "string") return [{ field, message: "is required and must be a string" }];
-  if (value.trim() === "") return [{ field, message: "must not be empty" }];
+  if (value === "" || (!freeText && value.trim() === "")) return [{ field, message: "must not be empty" }];
   // Capped before the decoding below: each pass decodes one level, so nested escapes cost n² without it.
   if (value.length > MAX_ID_LENGTH) return [{ field, message: `must be at most ${MAX_ID_LENGTH} characters` }];
-  if (DOT_SEGMENT.test(value)) return [{ field, message: "must not be '.' or '..' (it would change the URL's path)" }];
-  if (hasControlCharacter(value)) return [{ field, message: "must not contain control characters (CR, LF, …)" }];
+  if (DOT_SEGMENT.test(value)) return [{ field, message: DOTS }];
   if (hasLoneSurrogate(value)) return [{ field, message: "must be well-formed text (it has a lone surrogate)" }];
-  if (freeText ? value.trim() !== value : /\s/.test(value))
-    return [{ field, message: freeText ? "must not start or end with whitespace" : "must not contain whitespace" }];
-  const decoded = freeText ? undefined : decodedSegmentIssue(value);
+  if (!freeText) {
+    if (hasControlCharacter(value)) return [{ field, message: "must not contain control characters (CR, LF, …)" }];
+    if (/\s/.test(value)) return [{ field, message: "must not contain whitespace" }];
+  }
+  const decoded = decodedIssue(value, freeText);
   return decoded ? [{ field, message: decoded }] : [];
 }
 
-const SEPARATOR =
-  "must not be '.' or '..' or contain '/' or '\\', percent-encoded or not (it would change the URL's path)";
-
-/** A dot segment or a separator: what would change the URL's path. */
-const changesPath = (text: string): boolean => text === "." || text === ".." || /[/\\]/.test(text);
-
 /**
- * An identifier travels as one path segment. openapi-fetch percent-encodes it, but a server that
- * decodes it (once, or again) must not see a dot segment or a separator: `%2e%2e` is `..`, `%2F` a
- * `/`. So the value is decoded until it no longer changes, and refused if any form is `.` or `..`
- * or holds `/` or `\` (which WHATWG URL parsing also reads as `/`), or if it cannot be decoded.
- * The one rule for the `adPlatform` option and every identifier a call gives.
+ * A server that decodes a segment (once, or again) must not find a dot segment in it: the value is
+ * decoded until it no longer changes, and refused if any form is `.` or `..`. An identifier that
+ * cannot be decoded is refused too; free text is sent as it is (its `%` encoded as `%25`).
  */
-function decodedSegmentIssue(value: string): string | undefined {
-  // Without a '%' nothing decodes: one test of the separators says it (most ids, most calls).
-  if (!value.includes("%")) return changesPath(value) ? SEPARATOR : undefined;
+function decodedIssue(value: string, freeText: boolean): string | undefined {
+  if (!value.includes("%")) return undefined; // nothing decodes (most ids, most calls)
   let text = value;
   for (let previous = ""; text !== previous; ) {
-    if (changesPath(text)) return SEPARATOR;
+    if (text === "." || text === "..") return DOTS;
     previous = text;
     try {
       text = decodeURIComponent(text);
     } catch {
-      return "must not contain a malformed percent-escape";
+      return freeText ? undefined : "must not contain a malformed percent-escape";
     }
   }
   return undefined;
 }
 
-/** True when `text` holds a C0 control character (CR, LF, NUL, tab…) or DEL. */
 export function hasControlCharacter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -80,12 +79,27 @@ export function hasControlCharacter(text: string): boolean {
   return false;
 }
 
+/**
+ * @param names the parameters of the path template
+ * @param described whether the path is an operation of the description; in a path outside it, a
+ *   parameter the description does not name as an identifier is free text
+ */
 export function pathParamIssues(
   path: Readonly<Record<string, unknown>> | undefined,
   names: readonly string[],
+  described = true,
 ): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  for (const name of names)
-    for (const issue of idIssues(path?.[name], `params.path.${name}`, FREE_TEXT.has(name))) issues.push(issue);
+  for (const name of names) {
+    const freeText = FREE_TEXT.has(name) || (!described && !IDENTIFIERS.has(name));
+    for (const issue of idIssues(path?.[name], `params.path.${name}`, freeText)) issues.push(issue);
+  }
   return issues;
 }
+
+/** The description's path parameters (Section 2), identifiers wherever they appear. */
+const IDENTIFIERS = new Set(["eid", "adplatform"]);
+
+/** The parameters of a path template, `{name}` each, as openapi-fetch fills them. */
+export const templateParams = (path: string): string[] =>
+  Array.from(path.matchAll(/\{([^{}]+)\}/g), (m) => m[1] as string);

@@ -20,16 +20,3 @@ export function isBrowserLike(): boolean {
 export function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
-
-/** The global fetch as it was when the package was loaded. */
-const fetchAtLoad: unknown = globalThis.fetch;
-
-/**
- * Whether the global fetch is still the one the package found when it was loaded. A test tool or
- * framework that patches it afterwards (msw, nock's fetch mode, `vi.stubGlobal`) is the caller's
- * code: what the transport hands it is seen by more than the runtime. (One patched before the
- * package is loaded looks like the runtime's.)
- */
-export function globalFetchUnpatched(): boolean {
-  return globalThis.fetch === fetchAtLoad;
-}

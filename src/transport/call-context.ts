@@ -12,6 +12,7 @@ import { monotonicNow } from "../internal/clock.ts";
 import type { OperationMatcher } from "../internal/operation-index.ts";
 import type { Redactor } from "../internal/redact.ts";
 import { PARTNER_HEADER } from "./auth-policy.ts";
+import { bodyKeptReadable, operationUnchanged } from "./caller-code.ts";
 import { AttemptFailure } from "./failure.ts";
 import type { OutgoingRequest } from "./outgoing.ts";
 import type { AdmittedTurn, CallContext } from "./policy.ts";
@@ -59,7 +60,7 @@ export function contextFactory(deps: ContextDeps): ContextFactory {
   // A user's middleware may have rewritten the request: its URL is matched again.
   const targetOf = (out: OutgoingRequest, call: Call | undefined): Target => {
     const op = call?.op;
-    if (op && !call.middleware && out.url.startsWith(prefixes[op.host]) && out.method === op.method)
+    if (op && operationUnchanged(call) && out.url.startsWith(prefixes[op.host]) && out.method === op.method)
       return { op, authenticated: op.auth, path: op.path, secretBody: CARRIES_SECRET.test(op.path) };
     const parsed = new URL(out.url);
     const found = deps.match(out.method, parsed)?.op;
@@ -99,7 +100,7 @@ export function contextFactory(deps: ContextDeps): ContextFactory {
       // description still says whether its 2xx must be JSON.
       parseJson: ownCall && (call as Call).parseJson,
       expectJson: call?.parseJson ?? true,
-      keepBody: call?.middleware ?? false,
+      keepBody: bodyKeptReadable(call),
       transportRetries: call?.transportRetries ?? true,
       admitted,
       lane: call?.lane ?? (out.priority === "low" ? "background" : "interactive"),

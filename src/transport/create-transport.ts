@@ -129,7 +129,7 @@ function policies(
     credentialsPolicy(authorizer),
     ...(config.tracer ? [traceAttemptPolicy({ tracer: config.tracer, redactor })] : []),
     ...(metrics ? [metrics.attempt] : []),
-    timeoutPolicy(config.timeoutMs, !config.fetch && !config.Request),
+    timeoutPolicy(config.timeoutMs),
     clockPolicy(deps.clock),
     redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
     authSecretsPolicy(redactor),

@@ -1,39 +1,20 @@
 /**
- * How a call reaches `fetch`, and the request path's one shortcut.
+ * How a call reaches `fetch`.
  *
  * The contract is openapi-fetch's: user code — a `fetch` (the client's option or a call's own)
  * or a middleware — gets real `Request`s, built with the caller's `Request` class (the call's
  * `Request`, else the client's `Request` option, else the runtime's), carrying every init field
- * the caller gave; `fetch` gets one per attempt.
- *
- * The shortcut, for when no user code can see a Request:
- * - openapi-fetch is handed `OutgoingRequest` as its `Request` class (a plain record of the call,
- *   outgoing.ts) unless a middleware is registered (the client's or the call's own): no Request is
- *   built before the transport, which would only read it back into a record.
- * - an attempt is sent as `globalThis.fetch(url, init)` when nothing but the runtime's fetch is
- *   there to receive it (no `fetch` option, no call's own `fetch`, no `Request` class): the
- *   runtime's fetch builds its one Request itself, where handing it ours costs a second one (its
- *   own copy of ours).
- * BENCHMARKS.md (a) gives the cost each saves: a Request is 6–12 µs, one following the attempt's
- * signal 14 µs more. Outside those conditions, the path is the real-Request one.
+ * the caller gave; `fetch` gets one per attempt. When nothing but the runtime's fetch is there to
+ * receive it (caller-code.ts decides), an attempt is sent as `globalThis.fetch(url, init)`: the
+ * runtime's fetch builds its one Request itself, where handing it ours costs a second one (its own
+ * copy of ours; BENCHMARKS.md (a): a Request is 6–12 µs, one following the attempt's signal 14 µs more).
  */
 
+import { runtimeTakesInit } from "./caller-code.ts";
 import { AttemptFailure } from "./failure.ts";
 
 /** A `fetch` in openapi-fetch's convention: one Request in, a Response out. */
 export type FetchFn = (request: Request) => Promise<Response>;
-
-/**
- * The class openapi-fetch builds a call's request with: a real Request of the caller's class when
- * a middleware will see it; else undefined (the client's default, `OutgoingRequest`).
- */
-export function openapiRequestClass(
-  withMiddleware: boolean,
-  callClass: typeof Request | undefined,
-  clientClass: typeof Request | undefined,
-): typeof Request | undefined {
-  return withMiddleware ? (callClass ?? clientClass ?? globalThis.Request) : undefined;
-}
 
 /** What an attempt is sent with: the call's own `fetch` and `Request` class, if it gave them. */
 export interface SendOptions {
@@ -58,7 +39,7 @@ export function sendAttempt(
 ): Promise<Response> {
   const fetchFn = call.fetch ?? clientFetch;
   const requestClass = call.requestClass ?? clientClass;
-  if (!fetchFn && !requestClass) return globalThis.fetch(url, init); // the shortcut (see above)
+  if (runtimeTakesInit(fetchFn, requestClass)) return globalThis.fetch(url, init);
   const request = new (requestClass ?? Request)(url, init);
   // openapi-fetch copies the init fields a Request does not keep (Next.js `next`) onto it, so a
   // fetch reading them works.

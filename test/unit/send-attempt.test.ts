@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAudienceClient } from "../../src/index.ts";
-import { openapiRequestClass, sendAttempt } from "../../src/transport/send-attempt.ts";
+import { sendAttempt } from "../../src/transport/send-attempt.ts";
 import { json, type RecordingServer, startRecordingServer } from "../support/recording-server.ts";
 import { makeTokens } from "../support/tokens.ts";
 
@@ -82,16 +82,6 @@ describe("sendAttempt", () => {
     await sendAttempt(`${server.url}/events/evt-1`, init, none, undefined, OwnRequest);
     expect(runtimeCalls).toHaveLength(1);
     expect(runtimeCalls[0]?.[0]).toBeInstanceOf(OwnRequest);
-  });
-});
-
-describe("openapiRequestClass", () => {
-  it("a real Request class only when a middleware will see the request", () => {
-    class ClientRequest extends Request {}
-    expect(openapiRequestClass(false, OwnRequest, ClientRequest)).toBeUndefined();
-    expect(openapiRequestClass(true, undefined, undefined)).toBe(globalThis.Request);
-    expect(openapiRequestClass(true, undefined, ClientRequest)).toBe(ClientRequest);
-    expect(openapiRequestClass(true, OwnRequest, ClientRequest)).toBe(OwnRequest);
   });
 });
 
