@@ -16,6 +16,7 @@
  * - a `discriminator.mapping` value that is neither such a reference nor a schema of the file.
  */
 import { type Doc, isObject, type Json, lookup } from "./json-ref.ts";
+import { visible } from "./visible-text.ts";
 
 /**
  * A version as the release notes and the pull request title print it: digits first (an optional
@@ -45,15 +46,8 @@ const REFUSED_KEYS: Record<string, string> = {
 
 const escapePart = (part: string) => part.replaceAll("~", "~0").replaceAll("/", "~1");
 
-/** A value for a message: quoted, control characters escaped, at most 80 characters. */
-export function quoted(value: Json | undefined): string {
-  const text = JSON.stringify(value) ?? "undefined";
-  const shown = text.replace(
-    /[\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-  return shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
-}
+/** A value for a message: quoted, hidden characters spelled out, at most 80 characters. */
+export const quoted = (value: Json | undefined): string => visible(JSON.stringify(value) ?? "undefined", 80);
 
 function localReference(doc: Doc, value: Json | undefined): string | undefined {
   if (typeof value !== "string") return "is not a string";
