@@ -24,7 +24,7 @@ import { visible } from "./visible-text.ts";
  * newline, `_`, `:`, `@`, `#`, `<` or `[`: nothing Markdown, HTML or GitHub turns into a heading,
  * comment, link, mention or reference (`_www.` and `://` would autolink).
  */
-export const VERSION_TOKEN = /^v?[0-9][0-9A-Za-z.+-]{0,62}$/;
+const VERSION_TOKEN = /^v?[0-9][0-9A-Za-z.+-]{0,62}$/;
 
 export const isVersionToken = (value: unknown): value is string =>
   typeof value === "string" && VERSION_TOKEN.test(value);
@@ -47,7 +47,7 @@ const REFUSED_KEYS: Record<string, string> = {
 const escapePart = (part: string) => part.replaceAll("~", "~0").replaceAll("/", "~1");
 
 /** A value for a message: quoted, hidden characters spelled out, at most 80 characters. */
-export const quoted = (value: Json | undefined): string => visible(JSON.stringify(value) ?? "undefined", 80);
+const quoted = (value: Json | undefined): string => visible(JSON.stringify(value) ?? "undefined", 80);
 
 function localReference(doc: Doc, value: Json | undefined): string | undefined {
   if (typeof value !== "string") return "is not a string";
