@@ -115,6 +115,8 @@ function changelogDraft(r: Omit<Report, "changelog">): string {
   return lines.join("\n");
 }
 
+const places = (n: number) => `${n} ${n === 1 ? "place" : "places"}`;
+
 const mark: Record<Step["status"], string> = { passed: "ok  ", failed: "FAIL", skipped: "skip" };
 
 /** The report for a terminal: summary first; vendor strings with their hidden characters spelled out. */
@@ -125,7 +127,7 @@ export function formatText(r: Report): string {
     `failing steps: ${r.failingSteps.length ? r.failingSteps.join(", ") : "none"}`,
     `API version (info.version): ${visible(r.apiVersion.before ?? "?", 80)} → ${visible(r.apiVersion.after ?? "?", 80)}`,
     `operations: ${r.operations.added.length} added, ${r.operations.removed.length} removed, ${r.operations.changed.length} changed, ${r.operations.unchanged} unchanged (compared: ${r.comparedFrom})`,
-    `prose or metadata changed: ${r.proseOrMetadata.length ? `${r.proseOrMetadata.length} places (a person reviews; never merged automatically)` : "none"}`,
+    `prose or metadata changed: ${r.proseOrMetadata.length ? `${places(r.proseOrMetadata.length)} (a person reviews; never merged automatically)` : "none"}`,
     `classified in ${r.seconds.classified.toFixed(1)} s, report complete in ${r.seconds.total.toFixed(1)} s`,
   ];
   if (r.refused.length) {
@@ -221,7 +223,7 @@ export function formatMarkdown(r: Report): string {
       "",
       "### Vendor prose or metadata changed",
       "",
-      `${r.proseOrMetadata.length} places in the vendor file: a person reads them; this pull request does not merge itself.`,
+      `${places(r.proseOrMetadata.length)} in the vendor file: a person reads them; this pull request does not merge itself.`,
       "",
       ...r.proseOrMetadata.slice(0, 30).map((pointer) => `- ${code(pointer)}`),
     );
