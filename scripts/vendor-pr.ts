@@ -12,6 +12,7 @@
  * but runs no git or gh command: it prints them.
  */
 import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -164,11 +165,16 @@ async function main(argv: string[]): Promise<number> {
   console.log(`vendor:pr: fetched ${source}`);
 
   const tsx = join(root, "node_modules", "tsx", "dist", "cli.mjs");
+  // vendor:update prints vendor strings; in GitHub Actions a line of output can be a workflow
+  // command, so the runner is told to read none until this run's own random token ends the pause.
+  const pause = process.env.GITHUB_ACTIONS === "true" ? randomUUID() : undefined;
+  if (pause) console.log(`::stop-commands::${pause}`);
   const update = spawnSync(
     process.execPath,
     [tsx, "scripts/vendor-update.ts", incoming, "--json", jsonFile, "--markdown", bodyFile],
     { cwd: root, stdio: "inherit", env: { ...process.env, INIT_CWD: root } },
   );
+  if (pause) console.log(`::${pause}::`);
   const report = await readFile(jsonFile, "utf8").then(
     (t) => JSON.parse(t) as Report,
     () => undefined,

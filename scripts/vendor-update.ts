@@ -163,7 +163,7 @@ async function main(argv: string[]): Promise<number> {
   // Data only, before anything reads the file: refused, it replaces nothing and nothing runs.
   const refused = refusals(doc);
   if (refused.length) {
-    console.error(`vendor:update: ${formatRefusals(source, refused)}`);
+    console.log(`vendor:update: ${formatRefusals(source, refused)}`);
     await writeQuickReport({ ...quick, after: versionOf(doc), refused });
     return 1;
   }

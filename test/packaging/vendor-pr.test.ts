@@ -274,14 +274,19 @@ afterAll(async () => {
 });
 
 /** `npm run vendor:pr` in the scratch copy, as the workflow runs it (no npm variables). */
-function vendorPr(...args: string[]): Promise<{ code: number; out: string }> {
+function vendorPr(args: string[], extra: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   const tsx = join(root, "node_modules", "tsx", "dist", "cli.mjs");
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$|VITEST)/i.test(k)));
   return new Promise((done) => {
     execFile(
       process.execPath,
       [tsx, "scripts/vendor-pr.ts", ...args],
-      { cwd: scratch, env: { ...env, FORCE_COLOR: "0", NO_COLOR: "1" }, timeout: SLOW, maxBuffer: 64 * 1024 * 1024 },
+      {
+        cwd: scratch,
+        env: { ...env, FORCE_COLOR: "0", NO_COLOR: "1", ...extra },
+        timeout: SLOW,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout, stderr) =>
         done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, out: `${stdout}${stderr}` }),
     );
@@ -295,7 +300,16 @@ describe.skipIf(!enabled)("npm run vendor:pr -- --dry-run (npm run test:vendor-p
       requests.length = 0;
       const changelog = await readFile(join(scratch, "CHANGELOG.md"), "utf8");
       const vendor = await readFile(join(scratch, "openapi", "audience-intelligence.yaml"), "utf8");
-      const { code, out } = await vendorPr("--source", `${origin}/refused.yaml`, "--dry-run");
+      // As in GitHub Actions, where a line of output can be a workflow command (`::set-output`, ...).
+      const { code, out } = await vendorPr(["--source", `${origin}/refused.yaml`, "--dry-run"], {
+        GITHUB_ACTIONS: "true",
+      });
+      // vendor:update prints vendor strings: the runner reads no workflow command meanwhile.
+      const stop = out.match(/^::stop-commands::([0-9a-f-]{36})$/m);
+      expect(stop).not.toBeNull();
+      const resume = out.indexOf(`\n::${stop?.[1]}::\n`);
+      expect(out.indexOf("#/info/version:")).toBeGreaterThan(out.indexOf(stop?.[0] as string));
+      expect(resume).toBeGreaterThan(out.indexOf("#/info/version:"));
       expect(out).toContain("#/components/schemas/Event/properties/internal/$ref:");
       expect(out).toContain("#/info/version:");
       expect(out).not.toMatch(/^(gh|git) /m);
@@ -310,7 +324,7 @@ describe.skipIf(!enabled)("npm run vendor:pr -- --dry-run (npm run test:vendor-p
   it(
     "fetches from 127.0.0.1, runs vendor:update, and prints the gh commands for a minor pull request",
     async () => {
-      const { code, out } = await vendorPr("--source", url, "--dry-run", "--reviewers", "alice");
+      const { code, out } = await vendorPr(["--source", url, "--dry-run", "--reviewers", "alice"]);
       expect(out).toContain(`vendor:pr: fetched ${url}`);
       // vendor:update's report, summary first.
       expect(out).toMatch(
