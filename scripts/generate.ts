@@ -1,5 +1,8 @@
 /**
- * `npm run generate`: lint the vendor description, apply the overlays, and write generated/.
+ * `npm run generate`: check that the vendor description is data only (scripts/lib/vendor-input.ts:
+ * local references, a plain version), lint it, apply the overlays, and write generated/. Nothing
+ * here reaches the network: a reference that would is refused before redocly and
+ * openapi-typescript, which follow references wherever they point, see the file.
  * `npm run generate:check`: the same into a temporary folder, failing on any difference from the
  * committed generated/ (CI runs it, so a description change without regeneration cannot land).
  */
@@ -14,6 +17,8 @@ import { applyOverlays, overlayFiles } from "./lib/apply-overlays.ts";
 import { emitOperations, emitVersion } from "./lib/emit-operations.ts";
 import { emitResponses } from "./lib/emit-responses.ts";
 import { emitFormats, emitValidators } from "./lib/emit-validators.ts";
+import type { Doc } from "./lib/json-ref.ts";
+import { formatRefusals, refusals } from "./lib/vendor-input.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const vendorFile = join(root, "openapi", "audience-intelligence.yaml");
@@ -36,9 +41,20 @@ function lintVendor(): void {
   }
 }
 
-async function generate(outDir: string): Promise<string[]> {
-  const vendor = parse(await readFile(vendorFile, "utf8")) as Record<string, unknown>;
+/** The vendor file, parsed; refused (nothing linted or written) unless it is data only. */
+async function readVendor(): Promise<Doc> {
+  const vendor = parse(await readFile(vendorFile, "utf8")) as Doc;
+  const found = refusals(vendor);
+  if (found.length) throw new Error(`generate: ${formatRefusals("openapi/audience-intelligence.yaml", found)}`);
+  return vendor;
+}
+
+async function generate(outDir: string, vendor: Doc): Promise<string[]> {
   const merged = await applyOverlays(vendor, await overlayFiles(overlayDir));
+  // The overlays are ours, but what openapi-typescript reads must reference nothing outside either.
+  const found = refusals(merged as Doc);
+  if (found.length)
+    throw new Error(`generate: ${formatRefusals("the description merged with openapi/overlays", found)}`);
   const withMarker = { "x-generated": "by `npm run generate` from openapi/ — do not edit", ...merged };
   const types = astToString(await openapiTS(structuredClone(merged) as never, { alphabetize: true }));
   const files: Record<string, string> = {
@@ -55,10 +71,10 @@ async function generate(outDir: string): Promise<string[]> {
   return Object.keys(files);
 }
 
-async function check(): Promise<void> {
+async function check(vendor: Doc): Promise<void> {
   const tmp = await mkdtemp(join(tmpdir(), "ai-generate-"));
   try {
-    const names = await generate(tmp);
+    const names = await generate(tmp, vendor);
     const committed = (await readdir(committedDir).catch(() => [])).filter((n) => n !== "README.md");
     const problems: string[] = [];
     for (const name of new Set([...names, ...committed])) {
@@ -79,10 +95,11 @@ async function check(): Promise<void> {
 
 async function main(): Promise<void> {
   const started = performance.now();
+  const vendor = await readVendor();
   lintVendor();
-  if (process.argv.includes("--check")) await check();
+  if (process.argv.includes("--check")) await check(vendor);
   else {
-    const names = await generate(committedDir);
+    const names = await generate(committedDir, vendor);
     console.log(
       `generate: wrote ${names.map((n) => `generated/${n}`).join(", ")} in ${Math.round(performance.now() - started)} ms`,
     );

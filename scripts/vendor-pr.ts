@@ -2,17 +2,22 @@
  * `npm run vendor:pr -- --source <URL or file> [--dry-run] [--base main] [--branch vendor/description]
  * [--reviewers a,b]` — what .github/workflows/vendor-update.yml runs: fetches the vendor's current
  * description, runs `vendor:update` on it, and opens or updates one pull request whose body is the
- * report, labelled `semver:<bump>`. A breaking change (or a failing check) asks the reviewers for a
- * review and turns auto-merge off; anything else is set to merge itself once CI passes.
+ * report, labelled `semver:<bump>`. Only an additive change (`minor`) that passed every check and
+ * touched none of the vendor's prose or metadata is set to merge itself once CI passes; anything
+ * else (breaking, prose only, new or changed vendor text, a failing check) asks the reviewers for a
+ * review and turns auto-merge off. A vendor file that vendor:update refused (scripts/lib/
+ * vendor-input.ts) ends here with exit 1: nothing is committed, pushed or opened.
  *
  * `--dry-run` runs vendor:update (the working tree keeps the regenerated files, as it always does)
  * but runs no git or gh command: it prints them.
  */
 import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { versionText } from "./lib/markdown-text.ts";
 import type { Report } from "./lib/vendor-report.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -44,12 +49,14 @@ export interface PrOptions {
 
 /** The git and gh commands that carry a report into its pull request, in order. */
 export function planPullRequest(
-  report: Pick<Report, "bump" | "apiVersion" | "failingSteps">,
+  report: Pick<Report, "bump" | "apiVersion" | "failingSteps" | "proseOrMetadata">,
   o: PrOptions,
 ): string[][] {
   const label = `semver:${report.bump}`;
-  const title = `Vendor API description ${report.apiVersion.before ?? "?"} → ${report.apiVersion.after ?? "?"} (${report.bump})`;
-  const needsPerson = report.bump === "major" || report.failingSteps.length > 0;
+  // The title and the commit message are plain text people and tools read: versions only as plain tokens.
+  const title = `Vendor API description ${versionText(report.apiVersion.before)} → ${versionText(report.apiVersion.after)} (${report.bump})`;
+  // A report without the prose check (an older vendor:update) counts as prose changed.
+  const automatic = report.bump === "minor" && report.failingSteps.length === 0 && report.proseOrMetadata?.length === 0;
   const commands: string[][] = [
     ["git", "checkout", "-B", o.branch],
     ["git", "add", "--all", "--", ...REGENERATED],
@@ -98,8 +105,8 @@ export function planPullRequest(
     ]);
   }
   const pr = o.existing === undefined ? o.branch : String(o.existing);
-  if (needsPerson) {
-    // A breaking change waits for a person: no auto-merge (an earlier, compatible run may have set it).
+  if (!automatic) {
+    // A person decides: no auto-merge (an earlier, compatible run may have set it).
     commands.push(["gh", "pr", "merge", pr, "--disable-auto"]);
     if (o.reviewers.length) commands.push(["gh", "pr", "edit", pr, "--add-reviewer", o.reviewers.join(",")]);
   } else {
@@ -158,11 +165,16 @@ async function main(argv: string[]): Promise<number> {
   console.log(`vendor:pr: fetched ${source}`);
 
   const tsx = join(root, "node_modules", "tsx", "dist", "cli.mjs");
+  // vendor:update prints vendor strings; in GitHub Actions a line of output can be a workflow
+  // command, so the runner is told to read none until this run's own random token ends the pause.
+  const pause = process.env.GITHUB_ACTIONS === "true" ? randomUUID() : undefined;
+  if (pause) console.log(`::stop-commands::${pause}`);
   const update = spawnSync(
     process.execPath,
     [tsx, "scripts/vendor-update.ts", incoming, "--json", jsonFile, "--markdown", bodyFile],
     { cwd: root, stdio: "inherit", env: { ...process.env, INIT_CWD: root } },
   );
+  if (pause) console.log(`::${pause}::`);
   const report = await readFile(jsonFile, "utf8").then(
     (t) => JSON.parse(t) as Report,
     () => undefined,
@@ -175,6 +187,10 @@ async function main(argv: string[]): Promise<number> {
         : "vendor:pr: vendor:update wrote no report",
     );
     return update.status === 0 ? 0 : 1;
+  }
+  if (report.refused?.length) {
+    console.log("\nvendor:pr: vendor:update refused the vendor file (see above); no commit, no pull request.");
+    return 1;
   }
   console.log(`\nvendor:pr: vendor:update exited ${update.status}; bump ${report.bump}`);
   if (report.bump === "none" && report.failingSteps.length === 0) {

@@ -31,134 +31,22 @@ import {
 } from "./lib/api-report.ts";
 import { classifyChanges } from "./lib/classify-changes.ts";
 import { checkFixtures, formatFailures } from "./lib/consumer-fixtures.ts";
-import { type Doc, deref, isObject, type Json } from "./lib/json-ref.ts";
+import type { Doc } from "./lib/json-ref.ts";
+import { diffOperations, formatDiff, hasOperationChanges } from "./lib/operations-diff.ts";
 import { runNode } from "./lib/run-node.ts";
 import { semverBump } from "./lib/semver-bump.ts";
+import { formatRefusals, isVersionToken, type Refusal, refusals } from "./lib/vendor-input.ts";
+import { proseOrMetadataChanges } from "./lib/vendor-prose.ts";
 import { buildReport, formatMarkdown, formatText, type Report, type Step } from "./lib/vendor-report.ts";
 
-const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
-/** Keys that do not change the contract (prose, grouping): a change limited to these is reported apart. */
-const PROSE = new Set(["description", "summary", "example", "examples", "externalDocs", "tags"]);
-
-/** One operation, self-contained: local `$ref`s resolved, path-level parameters merged in. */
-export interface Operation {
-  readonly key: string;
-  readonly operationId: string | undefined;
-  readonly body: Json;
-}
-
-export interface OperationsDiff {
-  readonly added: Operation[];
-  readonly removed: Operation[];
-  /** Contract changes, each with its differing leaves (`path: before → after`). */
-  readonly changed: { key: string; operationId: string | undefined; changes: string[] }[];
-  /** Operations whose only differences are prose (descriptions, summaries, examples). */
-  readonly proseOnly: string[];
-  readonly unchanged: number;
-  readonly versions: { before: string | undefined; after: string | undefined };
-}
-
-/** Parameters as an object keyed `in:name`, so that their order is not a change. */
-function keyedParameters(list: Json | undefined): Json {
-  if (!Array.isArray(list)) return {};
-  return Object.fromEntries(list.filter(isObject).map((p) => [`${String(p.in)}:${String(p.name)}`, p]));
-}
-
-export function operationsOf(doc: Doc): Map<string, Operation> {
-  const result = new Map<string, Operation>();
-  const paths = isObject(doc.paths) ? doc.paths : {};
-  for (const [path, rawItem] of Object.entries(paths)) {
-    const item = deref(doc, rawItem);
-    if (!isObject(item)) continue;
-    const shared = Array.isArray(item.parameters) ? item.parameters : [];
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!isObject(op)) continue;
-      const own = Array.isArray(op.parameters) ? op.parameters : [];
-      const body: Json = { ...op, parameters: keyedParameters([...shared, ...own]) };
-      const key = `${method.toUpperCase()} ${path}`;
-      result.set(key, { key, operationId: typeof op.operationId === "string" ? op.operationId : undefined, body });
-    }
-  }
-  return result;
-}
-
-const short = (value: Json | undefined): string => {
-  if (value === undefined) return "(absent)";
-  const text = JSON.stringify(value);
-  return text.length > 90 ? `${text.slice(0, 87)}...` : text;
-};
-
-/**
- * Contract differences between two JSON values, as `a.b.c: before → after`; prose keys are
- * skipped, except as the names of schema properties (a property may be called `description`).
- */
-function leafChanges(before: Json | undefined, after: Json | undefined, path: string, out: string[]): void {
-  if (JSON.stringify(before) === JSON.stringify(after)) return;
-  if (isObject(before) && isObject(after)) {
-    const namesProperties = path === "properties" || path.endsWith(".properties");
-    for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
-      if (PROSE.has(key) && !namesProperties) continue;
-      leafChanges(before[key], after[key], path ? `${path}.${key}` : key, out);
-    }
-    return;
-  }
-  out.push(`${path || "(operation)"}: ${short(before)} → ${short(after)}`);
-}
-
-const version = (doc: Doc): string | undefined =>
-  isObject(doc.info) && typeof doc.info.version === "string" ? doc.info.version : undefined;
-
-export function diffOperations(before: Doc, after: Doc): OperationsDiff {
-  const old = operationsOf(before);
-  const next = operationsOf(after);
-  const byKey = (a: { key: string }, b: { key: string }) => a.key.localeCompare(b.key);
-  const changed: OperationsDiff["changed"] = [];
-  const proseOnly: string[] = [];
-  let unchanged = 0;
-  for (const [key, op] of next) {
-    const was = old.get(key);
-    if (!was) continue;
-    const contract: string[] = [];
-    leafChanges(was.body, op.body, "", contract);
-    if (contract.length) changed.push({ key, operationId: op.operationId, changes: contract });
-    else if (JSON.stringify(was.body) !== JSON.stringify(op.body)) proseOnly.push(key);
-    else unchanged += 1;
-  }
-  return {
-    added: [...next.values()].filter((op) => !old.has(op.key)).sort(byKey),
-    removed: [...old.values()].filter((op) => !next.has(op.key)).sort(byKey),
-    changed: changed.sort(byKey),
-    proseOnly: proseOnly.sort(),
-    unchanged,
-    versions: { before: version(before), after: version(after) },
-  };
-}
-
-export const hasOperationChanges = (diff: OperationsDiff): boolean =>
-  diff.added.length + diff.removed.length + diff.changed.length > 0;
-
-/** The readable diff: one line per added/removed operation, the differing leaves under a changed one. */
-export function formatDiff(diff: OperationsDiff, maxLeaves = 12): string {
-  const width = Math.max(0, ...[...diff.added, ...diff.removed, ...diff.changed].map((op) => op.key.length));
-  const row = (sign: string, op: { key: string; operationId: string | undefined }) =>
-    `  ${sign} ${op.key.padEnd(width)}  ${op.operationId ?? ""}`.trimEnd();
-  const lines = [
-    `API version (info.version): ${diff.versions.before ?? "?"} → ${diff.versions.after ?? "?"}${diff.versions.before === diff.versions.after ? " (unchanged)" : ""}`,
-    `Operations: ${diff.added.length} added, ${diff.removed.length} removed, ${diff.changed.length} changed, ${diff.proseOnly.length} with prose-only changes, ${diff.unchanged} unchanged`,
-  ];
-  for (const op of diff.added) lines.push(row("+", op));
-  for (const op of diff.removed) lines.push(row("-", op));
-  for (const op of diff.changed) {
-    lines.push(row("~", op));
-    for (const change of op.changes.slice(0, maxLeaves)) lines.push(`      ${change}`);
-    if (op.changes.length > maxLeaves) lines.push(`      … and ${op.changes.length - maxLeaves} more`);
-  }
-  if (diff.proseOnly.length) lines.push(`  prose only: ${diff.proseOnly.join(", ")}`);
-  return lines.join("\n");
-}
-
-// ---------------------------------------------------------------------------------------------
+export {
+  diffOperations,
+  formatDiff,
+  hasOperationChanges,
+  type Operation,
+  type OperationsDiff,
+  operationsOf,
+} from "./lib/operations-diff.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const vendorFile = join(root, "openapi", "audience-intelligence.yaml");
@@ -198,6 +86,49 @@ function option(argv: string[], name: string): string | undefined {
   return i >= 0 ? argv[i + 1] : undefined;
 }
 
+const versionOf = (doc: Doc): string | undefined => {
+  const info = doc.info;
+  return typeof info === "object" && info !== null && !Array.isArray(info) && typeof info.version === "string"
+    ? info.version
+    : undefined;
+};
+
+interface Outputs {
+  readonly jsonOut: string | undefined;
+  readonly markdownOut: string | undefined;
+  readonly cwd: string;
+}
+
+async function writeReport(report: Report, o: Outputs): Promise<void> {
+  if (o.jsonOut) await writeFile(resolve(o.cwd, o.jsonOut), `${JSON.stringify(report, null, 2)}\n`);
+  if (o.markdownOut) await writeFile(resolve(o.cwd, o.markdownOut), formatMarkdown(report));
+}
+
+/**
+ * The report when nothing ran: the file is the committed one (bump `none`, no changes), or it was
+ * refused (the one failing step says so, `refused` says why). A workflow that reads the report
+ * finds one whatever the input.
+ */
+async function writeQuickReport(
+  o: Outputs & { before: string | undefined; after: string | undefined; refused: Refusal[]; started: number },
+): Promise<void> {
+  const report = buildReport({
+    classification: { changes: [], grouped: [], operations: { added: [], removed: [], changed: [], unchanged: 0 } },
+    // A refused version is not repeated: the refusal names it.
+    apiVersion: { before: o.before, after: isVersionToken(o.after) ? o.after : undefined },
+    comparedFrom: o.refused.length
+      ? "nothing (the vendor file was refused)"
+      : "openapi/audience-intelligence.yaml (identical)",
+    publicApi: undefined,
+    consumers: undefined,
+    steps: o.refused.length ? [{ name: "vendor file is data only", status: "failed" }] : [],
+    proseOrMetadata: [],
+    refused: o.refused,
+    seconds: { classified: seconds(o.started), total: seconds(o.started) },
+  });
+  await writeReport(report, o);
+}
+
 const USAGE =
   "usage: npm run vendor:update -- <path-to-new-vendor-description.yaml> [--accept] [--json PATH] [--markdown PATH]";
 
@@ -219,20 +150,30 @@ async function main(argv: string[]): Promise<number> {
     console.error(`vendor:update: cannot read ${source}`);
     return 1;
   }
+  let doc: Doc;
   try {
-    parse(incoming);
+    doc = parse(incoming) as Doc;
   } catch (error) {
     console.error(`vendor:update: ${source} is not valid YAML: ${(error as Error).message}`);
     return 1;
   }
   const current = await readFile(vendorFile, "utf8");
+  const vendorBefore = parse(current) as Doc;
+  const quick = { before: versionOf(vendorBefore), jsonOut, markdownOut, cwd, started };
+  // Data only, before anything reads the file: refused, it replaces nothing and nothing runs.
+  const refused = refusals(doc);
+  if (refused.length) {
+    console.log(`vendor:update: ${formatRefusals(source, refused)}`);
+    await writeQuickReport({ ...quick, after: versionOf(doc), refused });
+    return 1;
+  }
   if (incoming === current) {
     console.log(`vendor:update: ${source} is identical to openapi/audience-intelligence.yaml; nothing to do.`);
+    await writeQuickReport({ ...quick, after: versionOf(doc), refused: [] });
     return 0;
   }
 
   const before = JSON.parse(await readFile(mergedFile, "utf8")) as Doc;
-  const vendorBefore = parse(current) as Doc;
   const apiBefore = await committedApiReports(root);
   await copyFile(source, vendorFile);
   console.log(`vendor:update: openapi/audience-intelligence.yaml replaced by ${source}`);
@@ -248,7 +189,7 @@ async function main(argv: string[]): Promise<number> {
 
   // The merged description when generation succeeded; else (an overlay no longer applies, lint
   // errors) the vendor files themselves, which still shows what the vendor changed.
-  const after = generated ? (JSON.parse(await readFile(mergedFile, "utf8")) as Doc) : (parse(incoming) as Doc);
+  const after = generated ? (JSON.parse(await readFile(mergedFile, "utf8")) as Doc) : doc;
   const [was, now] = generated ? [before, after] : [vendorBefore, after];
   const diff = diffOperations(was, now);
   const classification = classifyChanges(was, now);
@@ -307,13 +248,14 @@ async function main(argv: string[]): Promise<number> {
     publicApi,
     consumers,
     steps,
+    proseOrMetadata: proseOrMetadataChanges(vendorBefore, doc),
+    refused: [],
     seconds: { classified, total: seconds(started) },
   });
   console.log(`\n== vendor:update: operations that changed (${comparedFrom}, before → after)`);
   console.log(formatDiff(diff));
   console.log(`\n${formatText(report)}`);
-  if (jsonOut) await writeFile(resolve(cwd, jsonOut), `${JSON.stringify(report, null, 2)}\n`);
-  if (markdownOut) await writeFile(resolve(cwd, markdownOut), formatMarkdown(report));
+  await writeReport(report, { jsonOut, markdownOut, cwd });
 
   if (report.failingSteps.length) {
     console.log("\nvendor:update FAILED: see the failing step above and the operations that changed.");

@@ -8,6 +8,7 @@
  */
 import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +25,9 @@ type Doc = { info: { version: string }; paths: Record<string, Record<string, { p
 
 let scratch = "";
 let vendor: Doc;
+let server: Server | undefined;
+let origin = "";
+const requests: string[] = [];
 
 /**
  * Runs vendor:update in the scratch copy, after restoring its description and generated files,
@@ -63,11 +67,28 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "ai-vendor-update-"));
   await cp(root, scratch, { recursive: true, filter: (source) => !SKIP.has(relative(root, source)) });
   await symlink(join(root, "node_modules"), join(scratch, "node_modules"), "dir");
+  // Stands in for an internal address a vendor file might reference: counts what reaches it.
+  server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { "content-type": "application/yaml" }).end("type: string\n");
+  });
+  await new Promise<void>((done) => server?.listen(0, "127.0.0.1", done));
+  const address = server.address();
+  origin = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 }, SLOW);
 
 afterAll(async () => {
+  await new Promise((done) => (server ? server.close(done) : done(undefined)));
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
+
+/** The committed description and generated files, as the scratch copy holds them. */
+const committed = async () =>
+  Promise.all(
+    ["openapi/audience-intelligence.yaml", "generated/openapi.json", "generated/schema.ts", "generated/version.ts"].map(
+      (f) => readFile(join(scratch, f), "utf8"),
+    ),
+  );
 
 describe.skipIf(!enabled)("vendor:update (npm run test:vendor-update)", () => {
   it("does nothing, and passes, when the file is the current description", async () => {
@@ -75,6 +96,80 @@ describe.skipIf(!enabled)("vendor:update (npm run test:vendor-update)", () => {
     expect(out).toContain("nothing to do");
     expect(code).toBe(0);
   });
+
+  it(
+    "an identical file with --json and --markdown: the report is written, bump none, no changes",
+    async () => {
+      const json = join(scratch, "incoming", "identical.json");
+      const markdown = join(scratch, "incoming", "identical.md");
+      await rm(json, { force: true });
+      const { code, out } = await vendorUpdate(undefined, "--json", json, "--markdown", markdown);
+      expect(out).toContain("nothing to do");
+      const report = JSON.parse(await readFile(json, "utf8"));
+      expect(report).toMatchObject({
+        bump: "none",
+        apiVersion: { before: "3.0.0", after: "3.0.0" },
+        counts: { breaking: 0, additive: 0, prose: 0 },
+        changes: [],
+        grouped: [],
+        failingSteps: [],
+        proseOrMetadata: [],
+        refused: [],
+      });
+      expect(await readFile(markdown, "utf8")).toMatch(/^## Vendor description 3\.0\.0 → 3\.0\.0: `none`/);
+      expect(code).toBe(0);
+    },
+    SLOW,
+  );
+
+  it(
+    "a reference to another address is refused before generation: its pointer named, no GET, nothing written, the report says why",
+    async () => {
+      requests.length = 0;
+      const before = await committed();
+      const json = join(scratch, "incoming", "refused.json");
+      const { code, out } = await vendorUpdate(
+        (doc) => {
+          const schemas = (doc as unknown as { components: { schemas: Record<string, { properties: object }> } })
+            .components.schemas;
+          (schemas.Event as { properties: Record<string, unknown> }).properties.internal = {
+            $ref: `${origin}/latest/meta-data`,
+          };
+          (doc.paths["/events/"] as Record<string, unknown>)["x-docs"] = { $ref: "//127.0.0.1/elsewhere.yaml" };
+        },
+        "--json",
+        json,
+      );
+      expect(out).toContain("#/components/schemas/Event/properties/internal/$ref:");
+      expect(out).toContain("#/paths/~1events~1/x-docs/$ref:");
+      expect(out).not.toContain("== vendor:update: generate");
+      expect(requests).toEqual([]);
+      expect(await committed()).toEqual(before);
+      const report = JSON.parse(await readFile(json, "utf8"));
+      expect(report.refused.map((r: { pointer: string }) => r.pointer).sort()).toEqual([
+        "#/components/schemas/Event/properties/internal/$ref",
+        "#/paths/~1events~1/x-docs/$ref",
+      ]);
+      expect(report.failingSteps).toEqual(["vendor file is data only"]);
+      expect(code).toBe(1);
+    },
+    SLOW,
+  );
+
+  it(
+    "an info.version that is not a plain version token is refused, nothing written",
+    async () => {
+      const before = await committed();
+      const { code, out } = await vendorUpdate((doc) => {
+        doc.info.version = "3.1.0\n<!--\n## [Approved](https://evil.example) @org/team";
+      });
+      expect(out).toContain("#/info/version:");
+      expect(out).toMatch(/not a plain version token/);
+      expect(await committed()).toEqual(before);
+      expect(code).toBe(1);
+    },
+    SLOW,
+  );
 
   it(
     "a compatible change: every check passes, and it stops (exit 2) with the changed operation",
