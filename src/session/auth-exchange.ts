@@ -45,6 +45,20 @@ export type AuthAnswer =
    */
   | { readonly kind: "unusable"; readonly error: AuthenticationError; readonly remember: boolean };
 
+/** Why each sign-in or refresh failed, in words that quote no request id (a later 401's message says it). */
+const REASONS = new WeakMap<AudienceError, string>();
+
+/**
+ * Why a sign-in or refresh failed, for the message of a 401 it could not renew: the exchange's own
+ * words when it built the error, else the error's message without its request id.
+ */
+export function failureReason(error: AudienceError): string {
+  const why = REASONS.get(error);
+  if (why) return why;
+  const id = error.requestId ? ` [request id ${error.requestId}]` : "";
+  return `the renewal failed: ${id ? error.message.split(id).join("") : error.message}`;
+}
+
 /** Sign-in and refresh statuses that say the credential itself was refused (Section 7: a failing refresh is a 400). */
 const REFUSED = new Set([400, 401, 403]);
 
@@ -175,9 +189,11 @@ export class AuthExchange {
 
   #authError({ response, body, record }: Read, why: string): AuthenticationError {
     const error: ApiError = errorFromResponse(response, body, this.#deps.redactor, record());
-    return new AuthenticationError(
+    const failure = new AuthenticationError(
       `Authentication failed: ${why}${error.requestId ? ` [request id ${error.requestId}]` : ""}`,
       { ...error, status: response.status, expected: "a session" },
     );
+    REASONS.set(failure, why);
+    return failure;
   }
 }

@@ -39,6 +39,11 @@ export class FailureBudget {
     return this.#refusal !== undefined;
   }
 
+  /** The remembered refusal as it happened (not its "Not sent" form); undefined when none. */
+  get refusalError(): AudienceError | undefined {
+    return this.#refusal;
+  }
+
   /** Remembers `error` as the refusal every later call fails with; returns it. */
   refuse(error: AudienceError): AudienceError {
     this.#refusal = error;

@@ -1,0 +1,116 @@
+/**
+ * Renewing the session's tokens (Section 5.1, 5.4): the refresh, the sign-in it falls back to, and
+ * what each failure leaves. The session runs one renewal at a time (single flight, under the
+ * group's lock when shared); this module decides what that one renewal sends and concludes.
+ *
+ * - A refused refresh token or password is remembered and never sent again, by any call (Section
+ *   8.5); a refused refresh token falls back to the credentials, once.
+ * - A transient failure starts the cool-down; calls keep the current token while it is valid.
+ * - With nothing to renew the token (only an access token was given), calls keep it until it
+ *   expires; then a call fails with a `SessionError` (no HTTP answer), or with the "Not sent" form
+ *   of the 401 that refused it (refused-token.ts).
+ */
+import type { AudienceError } from "../errors/audience-error.ts";
+import { EXPIRED_UNRENEWABLE } from "../errors/from-response.ts";
+import { SessionError } from "../errors/session-error.ts";
+import type { AuthAnswer, AuthExchange } from "./auth-exchange.ts";
+import type { FailureBudget } from "./failure-budget.ts";
+import type { HeldTokens } from "./held-tokens.ts";
+import type { RefusedToken } from "./refused-token.ts";
+import type { SessionTokens } from "./tokens.ts";
+
+export type Credentials = Readonly<{ username: string; password: string }>;
+
+export interface RenewalDeps {
+  readonly held: HeldTokens;
+  readonly budget: FailureBudget;
+  readonly exchange: AuthExchange;
+  readonly refused: RefusedToken;
+  readonly credentials: () => Credentials | undefined;
+  /** Tokens a sign-in or refresh produced: counted, held, and kept in the store and the group's record. */
+  readonly received: (tokens: SessionTokens, event: "sign-in" | "refresh") => void;
+}
+
+export class Renewal {
+  readonly #deps: RenewalDeps;
+
+  constructor(deps: RenewalDeps) {
+    this.#deps = deps;
+  }
+
+  /** Refreshes, else signs in, else keeps the token while it is valid; throws what the call fails with. */
+  async renew(): Promise<void> {
+    const { held, budget, refused, exchange } = this.#deps;
+    if (budget.refused) throw refused.refusal();
+    const tokens = held.tokens;
+    const refreshToken = tokens?.refreshToken;
+    const credentials = this.#deps.credentials();
+    if (refreshToken) {
+      const cooling = budget.coolingDown();
+      if (cooling) return this.#keepOrThrow(cooling);
+      const answer = await exchange.refresh(refreshToken);
+      if (answer.kind === "tokens") {
+        const { tokens: next } = answer; // an IdToken the response omits stays the one held
+        return this.#deps.received(
+          { ...next, idToken: next.idToken ?? held.tokens?.idToken } as SessionTokens,
+          "refresh",
+        );
+      }
+      if (answer.kind !== "refused") return this.#keepOrThrow(this.#failed(answer));
+      // Refused (or answered without a usable token): this refresh token is never sent again.
+      held.dropRefreshToken();
+      if (!credentials) return this.#keepOrThrow(answer.error, true);
+    } else if (!credentials) {
+      if (held.stillValid()) return this.#postpone(); // nothing to renew it with: use it until it expires
+      if (refused.byServer()) throw refused.notSent();
+      throw new SessionError(EXPIRED_UNRENEWABLE, { expected: "a valid session" });
+    }
+    await this.signIn();
+  }
+
+  async signIn(): Promise<void> {
+    const { budget, refused, exchange } = this.#deps;
+    const credentials = this.#deps.credentials();
+    if (!credentials)
+      throw new SessionError("No session and no credentials: pass credentials, session or tokenStore", {
+        expected: "a session",
+      });
+    if (budget.refused) throw refused.refusal();
+    const cooling = budget.coolingDown();
+    if (cooling) throw cooling;
+    const answer = await exchange.signIn(credentials.username, credentials.password);
+    if (answer.kind === "refused") throw budget.refuse(answer.error);
+    if (answer.kind !== "tokens") throw this.#failed(answer);
+    this.#deps.received(answer.tokens, "sign-in");
+  }
+
+  /** Calls keep the current token until it expires, or until the cool-down ends, whichever is first. */
+  #postpone(): void {
+    this.#deps.held.postpone(this.#deps.budget.coolDownLeftMs());
+  }
+
+  /**
+   * Calls keep the current token while it is valid (the refresh is put off); else `error` is
+   * thrown, remembered as the refusal when `refusal`.
+   */
+  #keepOrThrow(error: AudienceError, refusal = false): void {
+    if (!this.#deps.held.stillValid()) throw refusal ? this.#deps.budget.refuse(error) : error;
+    this.#postpone();
+  }
+
+  /**
+   * A failed sign-in or refresh: a transient failure starts the cool-down; a token the client must
+   * not use is thrown at once (remembered when it is not header text; an expired one starts the
+   * cool-down, as the next sign-in would likely bring the same). Returns the error to keep or throw.
+   */
+  #failed(answer: Extract<AuthAnswer, { kind: "failed" | "unusable" }>): AudienceError {
+    const { budget } = this.#deps;
+    if (answer.kind === "failed") {
+      budget.failed(answer.error);
+      return answer.error;
+    }
+    if (answer.remember) throw budget.refuse(answer.error);
+    budget.failed(answer.error, true);
+    throw answer.error;
+  }
+}
