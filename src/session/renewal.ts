@@ -13,6 +13,7 @@
 import type { AudienceError } from "../errors/audience-error.ts";
 import { EXPIRED_UNRENEWABLE } from "../errors/from-response.ts";
 import { SessionError } from "../errors/session-error.ts";
+import { CLIENT_DEFAULTS } from "../limits.ts";
 import type { AuthAnswer, AuthExchange } from "./auth-exchange.ts";
 import type { FailureBudget } from "./failure-budget.ts";
 import type { HeldTokens } from "./held-tokens.ts";
@@ -48,7 +49,7 @@ export class Renewal {
     if (refreshToken) {
       const cooling = budget.coolingDown();
       if (cooling) return this.#keepOrThrow(cooling);
-      const answer = await exchange.refresh(refreshToken);
+      const answer = await this.#settle(await exchange.refresh(refreshToken));
       if (answer.kind === "tokens") {
         const { tokens: next } = answer; // an IdToken the response omits stays the one held
         return this.#deps.received(
@@ -78,10 +79,29 @@ export class Renewal {
     if (budget.refused) throw refused.refusal();
     const cooling = budget.coolingDown();
     if (cooling) throw cooling;
-    const answer = await exchange.signIn(credentials.username, credentials.password);
+    const answer = await this.#settle(await exchange.signIn(credentials.username, credentials.password));
     if (answer.kind === "refused") throw budget.refuse(answer.error);
     if (answer.kind !== "tokens") throw this.#failed(answer);
     this.#deps.received(answer.tokens, "sign-in");
+  }
+
+  /**
+   * An answer whose AccessToken was expired on arrival (in the server's time, Section 5.2) is
+   * refreshed once, before any call uses it, with the refresh token the same answer carried. When
+   * that fails too (expired again, refused, or nothing to refresh with), the answer ends as an
+   * "expired" one: /auth is then left alone for a while, and the password is not sent again.
+   */
+  async #settle(answer: AuthAnswer): Promise<AuthAnswer> {
+    if (answer.kind !== "expired" || !answer.tokens.refreshToken) return answer;
+    const again = await this.#deps.exchange.refresh(answer.tokens.refreshToken);
+    if (again.kind === "tokens") {
+      const { tokens } = again; // an IdToken the response omits stays the one the first answer had
+      return {
+        kind: "tokens",
+        tokens: { ...tokens, idToken: tokens.idToken ?? answer.tokens.idToken } as SessionTokens,
+      };
+    }
+    return again.kind === "failed" ? again : { kind: "expired", tokens: answer.tokens, error: again.error };
   }
 
   /** Calls keep the current token until it expires, or until the cool-down ends, whichever is first. */
@@ -99,18 +119,16 @@ export class Renewal {
   }
 
   /**
-   * A failed sign-in or refresh: a transient failure starts the cool-down; a token the client must
-   * not use is thrown at once (remembered when it is not header text; an expired one starts the
-   * cool-down, as the next sign-in would likely bring the same). Returns the error to keep or throw.
+   * A failed sign-in or refresh: a transient failure starts the cool-down; an AccessToken that is
+   * not header text is remembered as a refusal and thrown at once; tokens expired on arrival even
+   * after their refresh start a long cool-down (the next sign-in would likely bring the same).
+   * Returns the error to keep or throw.
    */
-  #failed(answer: Extract<AuthAnswer, { kind: "failed" | "unusable" }>): AudienceError {
+  #failed(answer: Extract<AuthAnswer, { kind: "failed" | "unusable" | "expired" }>): AudienceError {
     const { budget } = this.#deps;
-    if (answer.kind === "failed") {
-      budget.failed(answer.error);
-      return answer.error;
-    }
-    if (answer.remember) throw budget.refuse(answer.error);
-    budget.failed(answer.error, true);
-    throw answer.error;
+    if (answer.kind === "unusable") throw budget.refuse(answer.error);
+    if (answer.kind === "failed") budget.failed(answer.error);
+    else budget.failed(answer.error, true, CLIENT_DEFAULTS.expiredOnArrivalCoolDownMs);
+    return answer.error;
   }
 }
