@@ -38,6 +38,11 @@ export class RefusedToken {
     this.#requestId = requestId === null ? undefined : this.#deps.redactor.text(requestId);
   }
 
+  /** Whether a 401 refused `token`. */
+  isRefused(token: string): boolean {
+    return this.#token === token;
+  }
+
   /** Whether the held access token was refused by a 401 (an HTTP answer), not merely expired. */
   byServer(): boolean {
     const token = this.#deps.held.tokens?.accessToken;

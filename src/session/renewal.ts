@@ -11,12 +11,14 @@
  *   of the 401 that refused it (refused-token.ts).
  */
 import type { AudienceError } from "../errors/audience-error.ts";
+import { sessionRemedy } from "../errors/browser-hints.ts";
 import { EXPIRED_UNRENEWABLE } from "../errors/from-response.ts";
 import { SessionError } from "../errors/session-error.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import type { AuthAnswer, AuthExchange } from "./auth-exchange.ts";
 import type { FailureBudget } from "./failure-budget.ts";
 import type { HeldTokens } from "./held-tokens.ts";
+import type { ProvidedTokens } from "./provider.ts";
 import type { RefusedToken } from "./refused-token.ts";
 import type { SessionTokens } from "./tokens.ts";
 
@@ -28,6 +30,8 @@ export interface RenewalDeps {
   readonly exchange: AuthExchange;
   readonly refused: RefusedToken;
   readonly credentials: () => Credentials | undefined;
+  /** The `session` option's function, when it is one. */
+  readonly provided: ProvidedTokens | undefined;
   /** Tokens a sign-in or refresh produced: counted, held, and kept in the store and the group's record. */
   readonly received: (tokens: SessionTokens, event: "sign-in" | "refresh") => void;
 }
@@ -46,6 +50,7 @@ export class Renewal {
     const tokens = held.tokens;
     const refreshToken = tokens?.refreshToken;
     const credentials = this.#deps.credentials();
+    if (!refreshToken && this.#deps.provided) return this.provide(this.#deps.provided);
     if (refreshToken) {
       const cooling = budget.coolingDown();
       if (cooling) return this.#keepOrThrow(cooling);
@@ -64,16 +69,37 @@ export class Renewal {
     } else if (!credentials) {
       if (held.stillValid()) return this.#postpone(); // nothing to renew it with: use it until it expires
       if (refused.byServer()) throw refused.notSent();
-      throw new SessionError(EXPIRED_UNRENEWABLE, { expected: "a valid session" });
+      throw new SessionError(`${EXPIRED_UNRENEWABLE}: ${sessionRemedy()}`, { expected: "a valid session" });
     }
     await this.signIn();
+  }
+
+  /**
+   * Tokens from the session provider (provider.ts). While the held token is valid, a failure
+   * leaves calls on it and the provider is asked again a second later, in the background.
+   */
+  async provide(provided: ProvidedTokens): Promise<void> {
+    const { held, refused } = this.#deps;
+    let tokens: SessionTokens;
+    try {
+      tokens = await provided.tokens();
+    } catch (error) {
+      if (!held.tokens || !held.stillValid()) throw error;
+      return held.postpone(1_000);
+    }
+    // Once per token: the token a 401 just refused is not taken again.
+    if (refused.isRefused(tokens.accessToken))
+      throw new SessionError("The session provider returned the access token the server has just refused (HTTP 401)", {
+        expected: "a session",
+      });
+    this.#deps.received(tokens, "refresh");
   }
 
   async signIn(): Promise<void> {
     const { budget, refused, exchange } = this.#deps;
     const credentials = this.#deps.credentials();
     if (!credentials)
-      throw new SessionError("No session and no credentials: pass credentials, session or tokenStore", {
+      throw new SessionError(`No session and no credentials: ${sessionRemedy()}`, {
         expected: "a session",
       });
     if (budget.refused) throw refused.refusal();

@@ -35,6 +35,7 @@ import type { SessionShare } from "../coordination/coordinator.ts";
 import { AudienceError } from "../errors/audience-error.ts";
 import { SessionError } from "../errors/session-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
+import { jwtExpiryMs } from "../internal/jwt.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ClientConfig, Logger } from "../options.ts";
 import type { Outcome } from "../transport/outcome.ts";
@@ -43,11 +44,12 @@ import { AuthExchange, type AuthPath } from "./auth-exchange.ts";
 import { FailureBudget } from "./failure-budget.ts";
 import { HeldTokens } from "./held-tokens.ts";
 import { headerPartnerFromIdToken } from "./partner.ts";
+import { ProvidedTokens } from "./provider.ts";
 import { RefusedToken } from "./refused-token.ts";
 import { type Credentials, Renewal } from "./renewal.ts";
 import { SessionCache } from "./session-cache.ts";
 import type { SharedSession } from "./shared-session.ts";
-import type { SessionTokens } from "./tokens.ts";
+import type { HeldAccessToken, SessionTokens } from "./tokens.ts";
 
 export interface SessionDeps {
   readonly config: ClientConfig;
@@ -87,6 +89,7 @@ export class Session {
   readonly #cache: SessionCache;
   readonly #refused: RefusedToken;
   readonly #renewal: Renewal;
+  readonly #provided: ProvidedTokens | undefined;
   #credentials: Credentials | undefined;
   #initial: Readonly<SessionTokens> | undefined;
   /** The last authorization handed out, reused while its token is current. */
@@ -116,6 +119,9 @@ export class Session {
       budget: this.#budget,
       partnerId: () => this.partnerId,
     });
+    const provider = config.sessionProvider;
+    const allowBrowser = config.dangerouslyAllowBrowser;
+    this.#provided = provider && new ProvidedTokens({ provider, timeoutMs: config.timeoutMs, allowBrowser, monotonic });
     const exchange = new AuthExchange({ ...deps, baseUrl: config.baseUrl, now: this.#now });
     this.#renewal = new Renewal({
       held: this.#held,
@@ -123,6 +129,7 @@ export class Session {
       exchange,
       refused: this.#refused,
       credentials: () => this.#credentials,
+      provided: this.#provided,
       received: (tokens, event) => this.#received(tokens, event),
     });
     this.#setCredentials(config.credentials);
@@ -184,12 +191,20 @@ export class Session {
     const tokens = this.#held.tokens;
     if (tokens && tokens.accessToken !== usedToken) return true; // another call already renewed it
     this.#refused.refused(usedToken, requestId);
-    const renewable = tokens?.refreshToken || this.#credentials || this.#deps.share;
+    const renewable = tokens?.refreshToken || this.#credentials || this.#deps.share || this.#provided;
     if (this.#budget.refused || !renewable) return this.#refused.reason();
     return this.#renew().then(
       () => true as const,
       (error: unknown) => (error instanceof AudienceError ? this.#refused.reason(error) : Promise.reject(error)),
     );
+  }
+
+  /** The held access token, renewed first when within the refresh window, its expiry and the partner. */
+  async accessToken(): Promise<HeldAccessToken> {
+    await this.authorize();
+    if (this.#held.window() !== "fresh") await this.#renew();
+    const { accessToken, partnerId } = await this.authorize();
+    return { accessToken, expiresAt: jwtExpiryMs(accessToken), partnerId };
   }
 
   /** New credentials: forgets the session, any remembered refusal and cool-down; the next call signs in. */
@@ -267,6 +282,7 @@ export class Session {
     const stored = await this.#cache.read();
     if (stored) return this.#held.hold(stored, false);
     if (this.#initial) return this.#held.hold({ ...this.#initial }, false);
+    if (this.#provided) return this.#renewal.provide(this.#provided);
     await this.#renewal.signIn();
   }
 
