@@ -185,6 +185,23 @@ describe("client.accessToken(): the backend's half", () => {
     expect(api.signIns()).toBe(1);
   });
 
+  it("a page's provider can return what client.accessToken() returned, as README shows", async () => {
+    api = await startFakeApi();
+    const backend = createAudienceClient({
+      baseUrl: api.url,
+      credentials: { username: "ops@acme.test", password: "pw-backend-secret" },
+    });
+    const held = await backend.accessToken();
+    const page = createAudienceClient({
+      baseUrl: api.url,
+      partnerId: held.partnerId,
+      session: async () => JSON.parse(JSON.stringify(await backend.accessToken())),
+    });
+    expect((await read(page)).response.status).toBe(200);
+    expect(api.calls()[0]?.headers.authorization).toBe(`Bearer ${held.accessToken}`);
+    expect(api.signIns()).toBe(1);
+  });
+
   it("renews first when the token is within the refresh window", async () => {
     api = await startFakeApi({ expSeconds: () => Math.floor(Date.now() / 1000) + 2 });
     const client = createAudienceClient({
