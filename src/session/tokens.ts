@@ -11,11 +11,6 @@ export interface SessionTokens {
   idToken?: string;
 }
 
-/**
- * The `session` option as an async function: the application's way to get an access token when the
- * client needs one (a page asks its backend, which calls `client.accessToken()`). An access token
- * names no partner: give `partnerId` too, unless the provider returns the IdToken.
- */
 /** What `client.accessToken()` returns: what a backend hands a page's session provider. */
 export interface HeldAccessToken {
   /** The bearer token; a secret. */
@@ -26,4 +21,9 @@ export interface HeldAccessToken {
   partnerId: string;
 }
 
+/**
+ * The `session` option as an async function: the application's way to get an access token when the
+ * client needs one (a page asks its backend, which calls `client.accessToken()`). An access token
+ * names no partner: give `partnerId` too, unless the provider returns the IdToken.
+ */
 export type SessionProvider = () => Promise<{ accessToken: string; idToken?: string }>;
