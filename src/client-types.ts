@@ -7,7 +7,7 @@ import type { Client } from "openapi-fetch";
 import type { OperationInfo } from "../generated/operations.ts";
 import type { ClientConfig } from "./options.ts";
 import type { RateState } from "./rate-state.ts";
-import type { SessionTokens } from "./session/tokens.ts";
+import type { HeldAccessToken, SessionTokens } from "./session/tokens.ts";
 import type { ClientPaths } from "./types.ts";
 import type { SetupProcess } from "./workflows/setup-process-types.ts";
 
@@ -82,6 +82,12 @@ export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number]
   useCredentials(credentials: { username: string; password: string }): void;
   /** A new session for this client (as the `session` option); forgets any remembered refusal. */
   useSession(session: SessionTokens): void;
+  /**
+   * The access token this client holds, renewed first when within the refresh window, with its
+   * expiry (epoch ms) and the partner: for the backend endpoint a page's session provider calls.
+   * The token is a secret: hand it only to the user it belongs to.
+   */
+  accessToken(): Promise<HeldAccessToken>;
   /** The campaign setup of one event (Section 3): one handle per eid, shared by every caller. */
   setupProcess(eid: string): SetupProcess;
   /**
@@ -92,4 +98,6 @@ export interface AudienceClient extends Pick<RawClient, (typeof METHODS)[number]
 }
 
 /** The configuration as the client exposes it: everything but what could carry a secret. */
-export type PublicConfig = Readonly<Omit<ClientConfig, "credentials" | "session" | "tokenStore" | "headers">>;
+export type PublicConfig = Readonly<
+  Omit<ClientConfig, "credentials" | "session" | "sessionProvider" | "tokenStore" | "headers">
+>;

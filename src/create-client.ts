@@ -81,6 +81,7 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
       const checked = normalizeSessionTokens(tokens, config.dangerouslyAllowBrowser);
       whenBuilt((built) => built.useSession(checked));
     },
+    accessToken: () => onEngine((built) => built.accessToken()),
     hasSentClientCampaignStatus: (eid) => current()?.hasSentClientCampaignStatus(eid) ?? false,
     setupProcess,
   };
@@ -91,7 +92,7 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
 
 function publicConfig(config: ClientConfig): PublicConfig {
   // Headers may carry a caller's secret (a proxy's key): not shown, as credentials are not.
-  const { credentials: _c, session: _s, tokenStore: _t, headers: _h, ...rest } = config;
+  const { credentials: _c, session: _s, sessionProvider: _p, tokenStore: _t, headers: _h, ...rest } = config;
   return Object.freeze(rest);
 }
 

@@ -16,7 +16,7 @@ import { createParts, type PartSeams } from "./engine-parts.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
 import type { ClientConfig } from "./options.ts";
 import type { RateState } from "./rate-state.ts";
-import type { SessionTokens } from "./session/tokens.ts";
+import type { HeldAccessToken, SessionTokens } from "./session/tokens.ts";
 import { OutgoingRequest } from "./transport/outgoing.ts";
 import type { ClientPaths } from "./types.ts";
 import { setupGuards } from "./workflows/setup-guards.ts";
@@ -49,6 +49,7 @@ export interface Engine {
   useCredentials(credentials: ClientConfig["credentials"] & object): void;
   /** Tokens already checked (options.ts `normalizeSessionTokens`). */
   useSession(tokens: Readonly<SessionTokens>): void;
+  accessToken(): Promise<HeldAccessToken>;
   hasSentClientCampaignStatus(eid: string): boolean;
 }
 
@@ -125,6 +126,7 @@ export function createEngine(
     },
     useCredentials: (credentials) => session.useCredentials(credentials),
     useSession: (tokens) => session.useSession(tokens),
+    accessToken: () => session.accessToken(),
     hasSentClientCampaignStatus: (eid) => statusTasks.has(eid),
   };
 }

@@ -33,7 +33,7 @@ export type {
 } from "./options.ts";
 export type { RateState } from "./rate-state.ts";
 export { memoryTokenStore, type TokenStore } from "./session/token-store.ts";
-export type { SessionTokens } from "./session/tokens.ts";
+export type { HeldAccessToken, SessionProvider, SessionTokens } from "./session/tokens.ts";
 export type { ClientPaths, components, operations, paths } from "./types.ts";
 export { unwrap } from "./unwrap.ts";
 export {

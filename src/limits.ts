@@ -67,6 +67,13 @@ export const CLIENT_DEFAULTS = Object.freeze({
    * lifetime, when shorter), so that no request leaves with a token about to expire in flight.
    */
   tokenHardMarginMs: 10_000,
+  /**
+   * How long /auth is left alone once its tokens were expired on arrival even after the one
+   * refresh that follows (session/renewal.ts): the API's clock or token issuer is wrong, which does
+   * not mend within seconds, and /auth has the tightest budget (Section 8.5). Longer than any
+   * backoff (Section 8.3 caps it at 30 s), so the password is sent at most once a minute.
+   */
+  expiredOnArrivalCoolDownMs: 60_000,
   /** Share of responses onDrift checks after the first of each operation and status (drift is systematic). */
   driftSampleRate: 0.01,
   /** Page size when the caller gives none, and the largest accepted (Section 8.5: never limit=10000). */

@@ -8,7 +8,7 @@ import type { Coordinator } from "./coordination/coordinator.ts";
 import type { DriftReport } from "./drift/drift-watch.ts";
 import type { RateState } from "./rate-state.ts";
 import type { TokenStore } from "./session/token-store.ts";
-import type { SessionTokens } from "./session/tokens.ts";
+import type { SessionProvider, SessionTokens } from "./session/tokens.ts";
 
 /**
  * Receives request start/end, retries and session events. Lines never contain secrets, and the
@@ -72,8 +72,13 @@ export interface AudienceClientOptions {
     /** Sign-in password; never logged, never in an error. */
     password: string;
   };
-  /** Start from existing tokens instead of (or before) signing in. */
-  session?: SessionTokens;
+  /**
+   * Start from existing tokens instead of (or before) signing in; or an async function that returns
+   * `{ accessToken, idToken? }` (a page asks its backend), called on the first call, again before
+   * the token's `exp` in the background, and after a 401 (session/provider.ts). A page that passes
+   * only an access token also passes `partnerId`: an access token names no partner.
+   */
+  session?: SessionTokens | SessionProvider;
   /** Keeps the session across processes: read at start, written after sign-in and refresh. */
   tokenStore?: TokenStore;
   /** `X-Preferred-Partner-Id`. @default the single partner id in the IdToken's groups claim */
@@ -175,6 +180,8 @@ export interface ClientConfig {
   readonly mediaUrl: URL;
   readonly credentials: Readonly<{ username: string; password: string }> | undefined;
   readonly session: Readonly<SessionTokens> | undefined;
+  /** The `session` option when it is a function. */
+  readonly sessionProvider: SessionProvider | undefined;
   readonly tokenStore: TokenStore | undefined;
   readonly partnerId: string | undefined;
   readonly partnerIdPatterns: readonly RegExp[];

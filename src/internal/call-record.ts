@@ -20,8 +20,8 @@ export interface CallRecord {
   /** What the check before repeating a write found, when it could not prove the write. */
   readonly writeCheckNote?: string | undefined;
   readonly requestId: string | undefined;
-  /** A 401 that nothing could renew: the client was given only an access token. */
-  readonly unrenewable?: boolean | undefined;
+  /** A 401 that nothing could renew: why (no refresh token or credentials, or their refusal). */
+  readonly unrenewable?: string | undefined;
   /** The epoch ms of the retry the call's deadline did not leave time for. */
   readonly retryAt?: number | undefined;
   /** The partner's rate state when the call ended on a 429. */

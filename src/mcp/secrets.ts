@@ -35,7 +35,16 @@ export function withSecretsKnown(options: AudienceClientOptions): { options: Aud
     redactor.set("refresh", tokens.refreshToken);
     redactor.set("id", tokens.idToken);
   };
-  learn(session);
+  // A session provider's tokens are learned as it hands them over (they may never reach the store).
+  const provided: AudienceClientOptions["session"] =
+    typeof session === "function"
+      ? async () => {
+          const tokens = await session();
+          learn(tokens);
+          return tokens;
+        }
+      : session;
+  if (typeof session !== "function") learn(session);
   const inner: TokenStore | undefined = options.tokenStore;
   let held: SessionTokens | undefined;
   const tokenStore: TokenStore = {
@@ -61,5 +70,5 @@ export function withSecretsKnown(options: AudienceClientOptions): { options: Aud
       return HAS_JWT.test(json) ? (JSON.parse(json.replace(JWT, "[REDACTED]")) as T) : masked;
     },
   };
-  return { options: { ...options, tokenStore }, secrets };
+  return { options: { ...options, ...(provided === undefined ? {} : { session: provided }), tokenStore }, secrets };
 }

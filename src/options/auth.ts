@@ -11,14 +11,21 @@ import type { AudienceClientOptions, ClientConfig } from "../option-types.ts";
 import type { SessionTokens } from "../session/tokens.ts";
 import { fail, isObject, method, object, token } from "./checks.ts";
 
-type AuthConfig = Pick<ClientConfig, "credentials" | "session" | "tokenStore" | "partnerId" | "partnerIdPatterns">;
+type AuthConfig = Pick<
+  ClientConfig,
+  "credentials" | "session" | "sessionProvider" | "tokenStore" | "partnerId" | "partnerIdPatterns"
+>;
 
 /** @param allowBrowser `dangerouslyAllowBrowser`: skip the server-side-only rule */
 export function authOptions(options: AudienceClientOptions, allowBrowser: boolean): AuthConfig {
   const credentials =
     options.credentials === undefined ? undefined : normalizeCredentials(options.credentials, allowBrowser);
-  const session = options.session === undefined ? undefined : normalizeSessionTokens(options.session, allowBrowser);
-  if (!credentials && !session && !options.tokenStore)
+  const sessionProvider = typeof options.session === "function" ? options.session : undefined;
+  const session =
+    options.session === undefined || sessionProvider
+      ? undefined
+      : normalizeSessionTokens(options.session, allowBrowser);
+  if (!credentials && !session && !sessionProvider && !options.tokenStore)
     fail("credentials", "or session or tokenStore is required to authenticate");
   const tokenStore = options.tokenStore;
   if (tokenStore !== undefined && (!isObject(tokenStore) || !method(tokenStore, "get") || !method(tokenStore, "set"))) {
@@ -31,6 +38,7 @@ export function authOptions(options: AudienceClientOptions, allowBrowser: boolea
   return {
     credentials,
     session,
+    sessionProvider,
     tokenStore,
     partnerId,
     // Copies without `g`/`y`: their lastIndex would carry from one test to the next.

@@ -9,6 +9,7 @@ import { type ApiError, AuthenticationError } from "../errors/api-error.ts";
 import type { AudienceError } from "../errors/audience-error.ts";
 import { errorFromResponse } from "../errors/from-response.ts";
 import { NetworkError } from "../errors/network-error.ts";
+import { SessionError } from "../errors/session-error.ts";
 import { headerValueIssue } from "../guards/header-value.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { Outcome } from "../transport/outcome.ts";
@@ -39,11 +40,27 @@ export type AuthAnswer =
   | { readonly kind: "refused"; readonly error: AuthenticationError }
   /** No answer (a network error), or another error status: a transient one starts the cool-down. */
   | { readonly kind: "failed"; readonly error: AudienceError }
+  /** An AccessToken the client must not use: not header text (remembered as a refusal). */
+  | { readonly kind: "unusable"; readonly error: AuthenticationError }
   /**
-   * An AccessToken the client must not use: not header text (`remember`: a refusal), or expired
-   * before the response's own Date (the cool-down starts whatever the class).
+   * Tokens whose AccessToken had expired before the response's own Date (Section 5.2: `exp` is the
+   * server's time): refreshed once with the refresh token they carry; `error` when that fails too.
    */
-  | { readonly kind: "unusable"; readonly error: AuthenticationError; readonly remember: boolean };
+  | { readonly kind: "expired"; readonly tokens: SessionTokens; readonly error: AudienceError };
+
+/** Why each sign-in or refresh failed, in words that quote no request id (a later 401's message says it). */
+const REASONS = new WeakMap<AudienceError, string>();
+
+/**
+ * Why a sign-in or refresh failed, for the message of a 401 it could not renew: the exchange's own
+ * words when it built the error, else the error's message without its request id.
+ */
+export function failureReason(error: AudienceError): string {
+  const why = REASONS.get(error);
+  if (why) return why;
+  const id = error.requestId ? ` [request id ${error.requestId}]` : "";
+  return `the renewal failed: ${id ? error.message.split(id).join("") : error.message}`;
+}
 
 /** Sign-in and refresh statuses that say the credential itself was refused (Section 7: a failing refresh is a 400). */
 const REFUSED = new Set([400, 401, 403]);
@@ -72,7 +89,7 @@ export class AuthExchange {
       return { kind: "failed", error: errorFromResponse(response, body, this.#deps.redactor, sent.record()) };
     }
     const access = this.#access(read);
-    if (typeof access !== "string" && access !== undefined) return access;
+    if (access && "kind" in access) return access;
     const refreshToken = this.#field(body, TOKEN_FIELDS.refresh, "refresh");
     const idToken = this.#field(body, TOKEN_FIELDS.id, "id");
     if (!access) {
@@ -80,8 +97,9 @@ export class AuthExchange {
         "the sign-in returned no tokens (HTTP 200 without an AccessToken: an MFA challenge or another step the client cannot complete)";
       return this.#refused(read, why);
     }
-    const tokens = { accessToken: access, ...(refreshToken ? { refreshToken } : {}), ...(idToken ? { idToken } : {}) };
-    return { kind: "tokens", tokens };
+    const { token: accessToken } = access;
+    const tokens = { accessToken, ...(refreshToken ? { refreshToken } : {}), ...(idToken ? { idToken } : {}) };
+    return this.#answer(read, tokens, access.lateMs, "sign-in");
   }
 
   /** A refresh; its `refused` error is the one to throw when no credentials can sign in instead. */
@@ -91,15 +109,15 @@ export class AuthExchange {
     const read = await this.#read("/auth/refresh_token", sent);
     const { response, body } = read;
     const access = response.ok ? this.#access(read) : undefined;
-    if (typeof access !== "string" && access !== undefined) return access;
+    if (access && "kind" in access) return access;
     if (access) {
       // Section 5.4: the refresh token does not rotate; keep it when the response omits it.
       const tokens = {
-        accessToken: access,
+        accessToken: access.token,
         refreshToken: this.#field(body, TOKEN_FIELDS.refresh, "refresh") ?? refreshToken,
         idToken: this.#field(body, TOKEN_FIELDS.id, "id"),
       };
-      return { kind: "tokens", tokens: tokens as SessionTokens };
+      return this.#answer(read, tokens as SessionTokens, access.lateMs, "refresh");
     }
     if (!response.ok && !REFUSED.has(response.status))
       return { kind: "failed", error: errorFromResponse(response, body, this.#deps.redactor, sent.record()) };
@@ -152,21 +170,28 @@ export class AuthExchange {
    * call, so a token that is not header text (CR, LF, NUL, non-Latin-1) is refused here, with an
    * error that does not quote it, instead of failing every call with a raw TypeError that does.
    */
-  #access(read: Read): string | AuthAnswer | undefined {
+  #access(read: Read): { token: string; lateMs: number | undefined } | AuthAnswer | undefined {
     const { response, body } = read;
     const value = this.#field(body, TOKEN_FIELDS.access, "access");
     if (value === undefined) return undefined;
     const issue = /\s/.test(value) ? "has whitespace" : headerValueIssue(value);
     if (issue) {
       const error = this.#authError(read, `the AccessToken received is not header text: it ${issue}`);
-      return { kind: "unusable", error, remember: true };
+      return { kind: "unusable", error };
     }
     const { now, serverTimeKnown } = this.#deps;
-    const late = expiredBeforeArrivalMs(value, response, serverTimeKnown?.() ? now : undefined);
-    if (late === undefined) return value;
-    const why = `the AccessToken received had expired ${Math.ceil(late / 1000)} s before the response's own Date`;
-    const error = this.#authError(read, `${why} (its exp is judged in the server's time, Section 5.2)`);
-    return { kind: "unusable", error, remember: false };
+    return { token: value, lateMs: expiredBeforeArrivalMs(value, response, serverTimeKnown?.() ? now : undefined) };
+  }
+
+  /** Tokens, or tokens expired on arrival (`lateMs`: how long before the response's Date). */
+  #answer(read: Read, tokens: SessionTokens, lateMs: number | undefined, what: string): AuthAnswer {
+    if (lateMs === undefined) return { kind: "tokens", tokens };
+    const requestId = errorFromResponse(read.response, read.body, this.#deps.redactor, read.record()).requestId;
+    const error = new SessionError(
+      `The server's tokens are expired on arrival: the AccessToken the ${what} returned had expired ${Math.ceil(lateMs / 1000)} s before the response's own Date (Section 5.2: exp is the server's time), and a refresh cannot mend that; check the API's clock or its token issuer${requestId ? ` [request id ${requestId}]` : ""}`,
+      { requestId, expected: "a session" },
+    );
+    return { kind: "expired", tokens, error };
   }
 
   #refused(read: Read, why: string): AuthAnswer {
@@ -175,9 +200,11 @@ export class AuthExchange {
 
   #authError({ response, body, record }: Read, why: string): AuthenticationError {
     const error: ApiError = errorFromResponse(response, body, this.#deps.redactor, record());
-    return new AuthenticationError(
+    const failure = new AuthenticationError(
       `Authentication failed: ${why}${error.requestId ? ` [request id ${error.requestId}]` : ""}`,
       { ...error, status: response.status, expected: "a session" },
     );
+    REASONS.set(failure, why);
+    return failure;
   }
 }

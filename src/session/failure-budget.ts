@@ -39,6 +39,11 @@ export class FailureBudget {
     return this.#refusal !== undefined;
   }
 
+  /** The remembered refusal as it happened (not its "Not sent" form); undefined when none. */
+  get refusalError(): AudienceError | undefined {
+    return this.#refusal;
+  }
+
   /** Remembers `error` as the refusal every later call fails with; returns it. */
   refuse(error: AudienceError): AudienceError {
     this.#refusal = error;
@@ -72,17 +77,19 @@ export class FailureBudget {
   /**
    * A sign-in or refresh failed with `error`: a transient one starts the cool-down (Section 8.3: the
    * server's Retry-After, else 5–10 s after a 429, else exponential backoff); `always` starts it
-   * whatever the error (the next sign-in would likely bring the same answer).
+   * whatever the error (the next sign-in would likely bring the same answer), for `minMs` at least.
    */
-  failed(error: AudienceError, always = false): void {
+  failed(error: AudienceError, always = false, minMs = 0): void {
     const transient = error instanceof RateLimitError || error instanceof ServerError || error instanceof NetworkError;
     if (!always && !transient) return;
     const { retry, random, monotonic } = this.#deps;
     const failures = (this.#coolDown?.failures ?? 0) + 1;
-    const wait =
+    const wait = Math.max(
+      minMs,
       error instanceof RateLimitError
         ? (error.retryAfterMs ?? rateLimitDelayMs(retry, random()))
-        : backoffDelayMs(failures, retry, random());
+        : backoffDelayMs(failures, retry, random()),
+    );
     this.#coolDown = { until: monotonic() + wait, error, failures };
     this.#deps.onCoolDown?.(wait);
   }

@@ -24,25 +24,32 @@
  * - the token store and the group's shared session (session-cache.ts, shared-session.ts): a cache,
  *   never a single point of failure (Section 5.8).
  *
- * What is not an HTTP answer (no session, nothing to renew a token with) is a `SessionError`; what
- * /auth answered is an `AuthenticationError` or the status's own class.
+ * - one renewal (renewal.ts): the refresh, the sign-in it falls back to, what a failure leaves;
+ * - a token a 401 refused that nothing can renew (refused-token.ts): one cause, one class.
+ *
+ * What has no HTTP answer behind it (no session, an expired token nothing can renew) is a
+ * `SessionError`; what /auth answered is an `AuthenticationError` or the status's own class; a call
+ * answered 401 ends as that answer, and one not sent because of it as its "Not sent" form.
  */
 import type { SessionShare } from "../coordination/coordinator.ts";
 import { AudienceError } from "../errors/audience-error.ts";
-import { unrenewableMessage } from "../errors/from-response.ts";
 import { SessionError } from "../errors/session-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
+import { jwtExpiryMs } from "../internal/jwt.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ClientConfig, Logger } from "../options.ts";
 import type { Outcome } from "../transport/outcome.ts";
 import type { OutgoingRequest } from "../transport/outgoing.ts";
-import { type AuthAnswer, AuthExchange, type AuthPath } from "./auth-exchange.ts";
+import { AuthExchange, type AuthPath } from "./auth-exchange.ts";
 import { FailureBudget } from "./failure-budget.ts";
 import { HeldTokens } from "./held-tokens.ts";
 import { headerPartnerFromIdToken } from "./partner.ts";
+import { ProvidedTokens } from "./provider.ts";
+import { RefusedToken } from "./refused-token.ts";
+import { type Credentials, Renewal } from "./renewal.ts";
 import { SessionCache } from "./session-cache.ts";
 import type { SharedSession } from "./shared-session.ts";
-import type { SessionTokens } from "./tokens.ts";
+import type { HeldAccessToken, SessionTokens } from "./tokens.ts";
 
 export interface SessionDeps {
   readonly config: ClientConfig;
@@ -74,15 +81,15 @@ export interface Authorization {
   readonly partnerId: string;
 }
 
-type Credentials = Readonly<{ username: string; password: string }>;
-
 export class Session {
   readonly #deps: SessionDeps;
   readonly #now: () => number;
   readonly #held: HeldTokens;
   readonly #budget: FailureBudget;
-  readonly #exchange: AuthExchange;
   readonly #cache: SessionCache;
+  readonly #refused: RefusedToken;
+  readonly #renewal: Renewal;
+  readonly #provided: ProvidedTokens | undefined;
   #credentials: Credentials | undefined;
   #initial: Readonly<SessionTokens> | undefined;
   /** The last authorization handed out, reused while its token is current. */
@@ -106,7 +113,25 @@ export class Session {
       random: deps.random ?? Math.random,
       onCoolDown: (ms) => this.#cache.shareCoolDown(ms),
     });
-    this.#exchange = new AuthExchange({ ...deps, baseUrl: config.baseUrl, now: this.#now });
+    this.#refused = new RefusedToken({
+      redactor,
+      held: this.#held,
+      budget: this.#budget,
+      partnerId: () => this.partnerId,
+    });
+    const provider = config.sessionProvider;
+    const allowBrowser = config.dangerouslyAllowBrowser;
+    this.#provided = provider && new ProvidedTokens({ provider, timeoutMs: config.timeoutMs, allowBrowser, monotonic });
+    const exchange = new AuthExchange({ ...deps, baseUrl: config.baseUrl, now: this.#now });
+    this.#renewal = new Renewal({
+      held: this.#held,
+      budget: this.#budget,
+      exchange,
+      refused: this.#refused,
+      credentials: () => this.#credentials,
+      provided: this.#provided,
+      received: (tokens, event) => this.#received(tokens, event),
+    });
     this.#setCredentials(config.credentials);
     this.#initial = config.session;
     if (config.session) this.#held.hold({ ...config.session }, false);
@@ -132,7 +157,7 @@ export class Session {
 
   /** A current access token and the partner, signing in or refreshing first when needed. */
   async authorize(since?: number): Promise<Authorization> {
-    if (this.#budget.refused) throw this.#budget.refusal();
+    if (this.#budget.refused) throw this.#refused.refusal();
     if (!this.#held.tokens) {
       this.#establishing ??= this.#establish().finally(() => {
         this.#establishing = undefined;
@@ -145,8 +170,8 @@ export class Session {
     if (this.#renewing && this.#held.pastHardMargin()) await this.#renewing.catch(() => undefined);
     const window = this.#held.window(since);
     if (window === "background") this.#renewInBackground();
-    else if (window === "mandatory") await this.#renew();
-    if (this.#budget.refused) throw this.#budget.refusal();
+    else if (window === "mandatory") await this.#renew().catch((e: unknown) => Promise.reject(this.#refused.waited(e)));
+    if (this.#budget.refused) throw this.#refused.refusal();
     const tokens = this.#held.tokens;
     if (!tokens)
       throw new SessionError("No session: sign-in did not produce an access token", { expected: "a session" });
@@ -157,13 +182,29 @@ export class Session {
     return this.#current;
   }
 
-  /** After a 401 with `usedToken`: refresh once, shared by every call that saw it; false when nothing can renew it. */
-  async reauthenticate(usedToken: string): Promise<boolean> {
+  /**
+   * After a 401 with `usedToken` (`requestId`: that 401's): refresh once, shared by every call that
+   * saw it. True once renewed; else why nothing could renew it, and the 401 is the call's answer —
+   * whatever the failure of the renewal, an answered call is an HTTP answer.
+   */
+  async reauthenticate(usedToken: string, requestId: string | null = null): Promise<true | string> {
     const tokens = this.#held.tokens;
     if (tokens && tokens.accessToken !== usedToken) return true; // another call already renewed it
-    this.#held.refuse(usedToken); // refused by the server: whatever its `exp` says, no longer valid
-    const renewable = tokens?.refreshToken || this.#credentials || this.#deps.share;
-    return renewable ? this.#renew().then(() => true) : false;
+    this.#refused.refused(usedToken, requestId);
+    const renewable = tokens?.refreshToken || this.#credentials || this.#deps.share || this.#provided;
+    if (this.#budget.refused || !renewable) return this.#refused.reason();
+    return this.#renew().then(
+      () => true as const,
+      (error: unknown) => (error instanceof AudienceError ? this.#refused.reason(error) : Promise.reject(error)),
+    );
+  }
+
+  /** The held access token, renewed first when within the refresh window, its expiry and the partner. */
+  async accessToken(): Promise<HeldAccessToken> {
+    await this.authorize();
+    if (this.#held.window() !== "fresh") await this.#renew();
+    const { accessToken, partnerId } = await this.authorize();
+    return { accessToken, expiresAt: jwtExpiryMs(accessToken), partnerId };
   }
 
   /** New credentials: forgets the session, any remembered refusal and cool-down; the next call signs in. */
@@ -183,6 +224,7 @@ export class Session {
   #restart(): void {
     this.#budget.reset();
     this.#held.clear();
+    this.#refused.reset();
     this.#current = undefined;
     this.#partnerId = undefined;
   }
@@ -230,11 +272,6 @@ export class Session {
     );
   }
 
-  /** Calls keep the current token until it expires, or until the cool-down ends, whichever is first. */
-  #postpone(): void {
-    this.#held.postpone(this.#budget.coolDownLeftMs());
-  }
-
   async #establish(): Promise<void> {
     const shared = this.#shared();
     if (shared) return (await shared).establish(() => this.#establishAlone());
@@ -245,79 +282,16 @@ export class Session {
     const stored = await this.#cache.read();
     if (stored) return this.#held.hold(stored, false);
     if (this.#initial) return this.#held.hold({ ...this.#initial }, false);
-    await this.#signIn();
+    if (this.#provided) return this.#renewal.provide(this.#provided);
+    await this.#renewal.signIn();
   }
 
   #renew(): Promise<void> {
-    this.#renewing ??= (this.#shared()?.then((s) => s.renew(() => this.#renewNow())) ?? this.#renewNow()).finally(
-      () => {
-        this.#renewing = undefined;
-      },
-    );
+    this.#renewing ??= (
+      this.#shared()?.then((s) => s.renew(() => this.#renewal.renew())) ?? this.#renewal.renew()
+    ).finally(() => {
+      this.#renewing = undefined;
+    });
     return this.#renewing;
-  }
-
-  async #renewNow(): Promise<void> {
-    const tokens = this.#held.tokens;
-    const refreshToken = tokens?.refreshToken;
-    if (refreshToken) {
-      const cooling = this.#budget.coolingDown();
-      if (cooling) return this.#keepOrThrow(cooling);
-      const answer = await this.#exchange.refresh(refreshToken);
-      if (answer.kind === "tokens") {
-        const { tokens: next } = answer; // an IdToken the response omits stays the one held
-        return this.#received(
-          { ...next, idToken: next.idToken ?? this.#held.tokens?.idToken } as SessionTokens,
-          "refresh",
-        );
-      }
-      if (answer.kind !== "refused") return this.#keepOrThrow(this.#failed(answer));
-      // Refused (or answered without a usable token): this refresh token is never sent again.
-      this.#held.dropRefreshToken();
-      if (!this.#credentials) return this.#keepOrThrow(answer.error, true);
-    } else if (!this.#credentials) {
-      if (this.#held.stillValid()) return this.#postpone(); // nothing to renew it with: use it until it expires
-      const refused = this.#held.isRefused(tokens?.accessToken);
-      throw new SessionError(unrenewableMessage(refused), { expected: "a valid session" });
-    }
-    await this.#signIn();
-  }
-
-  /**
-   * Calls keep the current token while it is valid (the refresh is put off); else `error` is
-   * thrown, remembered as the refusal when `refusal`.
-   */
-  #keepOrThrow(error: AudienceError, refusal = false): void {
-    if (!this.#held.stillValid()) throw refusal ? this.#budget.refuse(error) : error;
-    this.#postpone();
-  }
-
-  async #signIn(): Promise<void> {
-    const credentials = this.#credentials;
-    if (!credentials)
-      throw new SessionError("No session and no credentials: pass credentials, session or tokenStore", {
-        expected: "a session",
-      });
-    const cooling = this.#budget.coolingDown();
-    if (cooling) throw cooling;
-    const answer = await this.#exchange.signIn(credentials.username, credentials.password);
-    if (answer.kind === "refused") throw this.#budget.refuse(answer.error);
-    if (answer.kind !== "tokens") throw this.#failed(answer);
-    this.#received(answer.tokens, "sign-in");
-  }
-
-  /**
-   * A failed sign-in or refresh: a transient failure starts the cool-down; a token the client must
-   * not use is thrown at once (remembered when it is not header text; an expired one starts the
-   * cool-down, as the next sign-in would likely bring the same). Returns the error to keep or throw.
-   */
-  #failed(answer: Extract<AuthAnswer, { kind: "failed" | "unusable" }>): AudienceError {
-    if (answer.kind === "failed") {
-      this.#budget.failed(answer.error);
-      return answer.error;
-    }
-    if (answer.remember) throw this.#budget.refuse(answer.error);
-    this.#budget.failed(answer.error, true);
-    throw answer.error;
   }
 }

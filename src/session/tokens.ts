@@ -10,3 +10,20 @@ export interface SessionTokens {
   /** Carries the groups claim the partner id is chosen from (Section 5.3). */
   idToken?: string;
 }
+
+/** What `client.accessToken()` returns: what a backend hands a page's session provider. */
+export interface HeldAccessToken {
+  /** The bearer token; a secret. */
+  accessToken: string;
+  /** Its `exp` in epoch ms (the server's time, Section 5.2); undefined for a token without one. */
+  expiresAt: number | undefined;
+  /** The partner the client sends it with (`X-Preferred-Partner-Id`): pass it as the page's `partnerId`. */
+  partnerId: string;
+}
+
+/**
+ * The `session` option as an async function: the application's way to get an access token when the
+ * client needs one (a page asks its backend, which calls `client.accessToken()`). An access token
+ * names no partner: give `partnerId` too, unless the provider returns the IdToken.
+ */
+export type SessionProvider = () => Promise<{ accessToken: string; idToken?: string }>;

@@ -116,7 +116,7 @@ function policies(
       basePath: config.baseUrl.pathname,
       logger,
       redactor,
-      reauthenticate: (token) => deps.session().reauthenticate(token),
+      reauthenticate: (token, requestId) => deps.session().reauthenticate(token, requestId),
       writeCheck: writeChecks(sendCheck),
       ...deps.retryHooks,
     }),

@@ -80,8 +80,8 @@ export interface CallContext {
   partnerId: string | undefined;
   retryAfterMs: number | undefined;
   mayHaveSucceeded: boolean;
-  /** Set by the retry policy on a 401 that nothing could renew (only an access token was given). */
-  unrenewable?: boolean | undefined;
+  /** Set by the retry policy on a 401 that nothing could renew: why nothing could. */
+  unrenewable?: string | undefined;
   /** What a write check found when it could not prove the write (write-checks.ts). */
   writeCheckNote?: string | undefined;
   /** Set by the retry policy before it waits: the wait before the next attempt, in ms. */

@@ -30,8 +30,11 @@ export interface RetryDeps {
   readonly basePath: string;
   readonly logger: Logger;
   readonly redactor: Redactor;
-  /** Called after a 401 with the token that was refused; false when nothing can renew it. */
-  readonly reauthenticate: (usedToken: string) => Promise<boolean>;
+  /**
+   * Called after a 401 with the token that was refused and the 401's x-request-id: true once
+   * renewed, else why nothing could renew it (the 401 is then the call's answer).
+   */
+  readonly reauthenticate: (usedToken: string, requestId: string | null) => Promise<true | string>;
   readonly writeCheck: (context: CallContext) => WriteCheck | undefined;
   readonly random?: () => number;
   /** Monotonic clock: the call's deadline. */
@@ -72,7 +75,7 @@ export function retryPolicy(deps: RetryDeps): Policy {
       if (response?.status === 401 && !reauthenticated && (await worthRenewing(r, ctx, response))) {
         reauthenticated = true;
         // Nothing can renew it: the 401 is the call's answer, as any HTTP error is.
-        if (!(await renewed(r, ctx))) return outcome.reply as Reply;
+        if (!(await renewed(r, ctx, response))) return outcome.reply as Reply;
         continue;
       }
       const decided = await decide(r, ctx, outcome);
@@ -106,10 +109,11 @@ async function worthRenewing(r: Retrier, ctx: CallContext, response: Response): 
   return worthRefreshing(r.basePath, ctx.url, response);
 }
 
-/** Renews the refused token; false (and the call marked unrenewable) when nothing can. */
-async function renewed(r: Retrier, ctx: CallContext): Promise<boolean> {
-  if (!(await r.reauthenticate(ctx.tokenUsed as string))) {
-    ctx.unrenewable = true;
+/** Renews the refused token; false (and the call marked unrenewable, with why) when nothing can. */
+async function renewed(r: Retrier, ctx: CallContext, response: Response): Promise<boolean> {
+  const renewal = await r.reauthenticate(ctx.tokenUsed as string, response.headers.get("x-request-id"));
+  if (renewal !== true) {
+    ctx.unrenewable = renewal;
     return false;
   }
   r.logger.info?.("retry after 401: session renewed", { method: ctx.method, path: ctx.path, attempt: ctx.attempt });

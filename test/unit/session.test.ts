@@ -6,6 +6,7 @@ import {
   isAudienceError,
   memoryTokenStore,
   SessionError,
+  unwrap,
 } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
@@ -222,7 +223,7 @@ describe("session (Section 5)", () => {
     expect(api.signIns()).toBe(2);
   });
 
-  it("raises AuthenticationError when the refresh is refused and there are no credentials", async () => {
+  it("a 401 whose refresh is refused (no credentials) is the call's answer; unwrap raises AuthenticationError saying why", async () => {
     api = await startFakeApi({
       onRefresh: (_req, res) => {
         json(res, 400, {});
@@ -235,9 +236,19 @@ describe("session (Section 5)", () => {
       session: { accessToken: t.AccessToken, refreshToken: t.RefreshToken, idToken: t.IdToken },
     });
     api.route((_req, res) => json(res, 401, {}));
-    const error = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } }).catch((e: unknown) => e);
+    // An answered call is an HTTP answer (openapi-fetch's contract): { error, response }, not a throw.
+    const result = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
+    expect(result.response.status).toBe(401);
+    const error = (() => {
+      try {
+        return unwrap(result);
+      } catch (e) {
+        return e;
+      }
+    })();
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(String((error as Error).message)).toContain("refused");
+    expect(String((error as Error).message)).toContain("the refresh token was refused (HTTP 400)");
   });
 
   it("never sends the bearer token or partner header to /status/ and /auth", async () => {

@@ -5,7 +5,8 @@
  * the server refused the token and nothing can renew it, not "the token has expired". Helpers
  * (through `unwrap`) throw the same AuthenticationError with the same message. Later calls do not
  * send the refused token again (Section 5.8: the session is cached; a refused one is not reused):
- * they fail with a SessionError saying the same, as nothing was sent and no HTTP answer came.
+ * they fail with the same class, an AuthenticationError in its "Not sent" form carrying the 401's
+ * request id (one cause, one class). A token that expired (no HTTP answer) is a SessionError.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -59,7 +60,7 @@ describe("a 401 nothing can renew (only an access token was given)", () => {
     expect((error as AuthenticationError).requestId).toBe("req-401");
   });
 
-  it("a helper throws the same AuthenticationError; a later call says the same (a SessionError) without sending the token", async () => {
+  it("a helper throws the same AuthenticationError; a later call says the same (the same class, not sent) without sending the token", async () => {
     api = await refusingApi();
     const tokens = makeTokens();
     const client = createAudienceClient({
@@ -72,8 +73,10 @@ describe("a 401 nothing can renew (only an access token was given)", () => {
     expect(api.calls()).toHaveLength(1);
 
     const later = await client.GET("/events/{eid}", { params: { path: { eid: "e2" } } }).catch((e: unknown) => e);
-    expect(later).toBeInstanceOf(SessionError);
-    expect(later).not.toBeInstanceOf(ApiError);
+    expect(later).toBeInstanceOf(AuthenticationError);
+    expect(later).not.toBeInstanceOf(SessionError);
+    expect((later as Error).message).toMatch(/^Not sent: /);
+    expect((later as AuthenticationError).requestId).toBe("req-401");
     expect((later as Error).message).toMatch(REFUSED);
     expect((later as Error).message).not.toMatch(/expired/);
     expect(api.calls()).toHaveLength(1);
