@@ -21,7 +21,7 @@ import type { MockState } from "./mock-state.ts";
 import { preciseNow, type RecordedRequest } from "./recorded-request.ts";
 
 /** The header a test sets (with the client's `headers` option) to tell its clients apart in the log. */
-export const TAG_HEADER = "x-mock-tag";
+const TAG_HEADER = "x-mock-tag";
 
 export interface Incoming {
   readonly request: FaultRequest;

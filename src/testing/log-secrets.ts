@@ -7,12 +7,12 @@
  * percent-encoded, form-encoded, JSON-escaped, base64 or base64url.
  */
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /** Field names that hold a secret, whatever their case and separators. */
 const SECRET_NAME = /pass(word|wd)?|token|secret|authori[sz]ation|api[-_]?key|credential|session/i;
 
-export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
+const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
 
 /** Secrets shorter than this are cut by name only: cutting "pw" out of every text would garble the log. */
 const SHORTEST_CUT = 6;

@@ -11,7 +11,7 @@ const isRetryable = (status: number | undefined): boolean =>
   status === 0 || status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
 
 /** The same call of the same client: requests of two tags (two processes, two jobs) are never one call. */
-export const sameCall = (a: RecordedRequest, b: RecordedRequest): boolean =>
+const sameCall = (a: RecordedRequest, b: RecordedRequest): boolean =>
   a.tag === b.tag && describeRequest(a) === describeRequest(b) && JSON.stringify(a.body) === JSON.stringify(b.body);
 
 /** How a request ended, in words. */

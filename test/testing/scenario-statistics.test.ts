@@ -86,6 +86,12 @@ describe("rate-limit-storm: 429 on a share of the first `calls` requests", () =>
     expect(hit / (calls * SEEDS.length)).toBeGreaterThan(share - 0.05);
     expect(hit / (calls * SEEDS.length)).toBeLessThan(share + 0.05);
   });
+  it("429s can come five in a row (docs: a five-attempt call can fail), under some seeds of 200", () => {
+    const longest = SEEDS.map((seed) =>
+      Math.max(0, ...bursts(statuses(faults("rate-limit-storm", { seed }), 20)).map(([, n]) => n)),
+    );
+    expect(longest.some((n) => n >= 5)).toBe(true);
+  });
   it("share 1 answers every one of the first `calls` requests 429, then none", () => {
     expect(statuses(faults("rate-limit-storm", { share: 1, calls: 3 }), 6)).toEqual([429, 429, 429, 0, 0, 0]);
   });
