@@ -7,6 +7,7 @@
  * `AI_USERNAME=… AI_PASSWORD=… npm run demo -- --base-url https://<host>/api/v3`.
  */
 import {
+  type AudienceClient,
   type AudienceClientOptions,
   countUnreadMessages,
   createAudienceClient,
@@ -71,10 +72,13 @@ const asRows = (body: unknown): Array<Record<string, unknown>> =>
     r && typeof r === "object" ? (r as Record<string, unknown>) : { value: r },
   );
 
+/** Runs the quick start; `watch` is handed the client it made (the demo reads its rate state). */
 export async function quickstart(
-  options: Pick<AudienceClientOptions, "baseUrl" | "mediaUrl" | "credentials" | "partnerId" | "adPlatform">,
+  options: Pick<AudienceClientOptions, "baseUrl" | "mediaUrl" | "credentials" | "partnerId" | "adPlatform" | "logger">,
+  watch?: (client: AudienceClient) => void,
 ): Promise<void> {
   const client = createAudienceClient({ ...options, adPlatform: options.adPlatform ?? "meta" });
+  watch?.(client);
 
   heading("Events (paginated)");
   const events = [];

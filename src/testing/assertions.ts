@@ -26,13 +26,16 @@ function isCheckOf(write: RecordedRequest): (r: RecordedRequest) => boolean {
 /**
  * Section 3 rule 3: POST /campaigns/ and POST /setup_processes/{eid} are not idempotent; after a
  * failure (a 429, a 5xx, a lost answer) the caller checks whether the earlier call succeeded before
- * repeating it. Throws when the same write was sent again with no read of its result in between.
+ * repeating it. Throws when the same write was sent again by the same client (the same
+ * `x-mock-tag`, or none) with no read of its result in between.
  */
 export function expectNoBlindRepeat(requests: Log): void {
   requests.forEach((write, i) => {
     if (!isNonIdempotentWrite(write.method, write.path)) return;
     const key = describeRequest(write);
-    const j = requests.findIndex((r, k) => k > i && describeRequest(r) === key && r.method === write.method);
+    const j = requests.findIndex(
+      (r, k) => k > i && r.tag === write.tag && describeRequest(r) === key && r.method === write.method,
+    );
     if (j < 0) return;
     const isCheck = isCheckOf(write);
     if (requests.slice(i + 1, j).some(isCheck)) return;
@@ -70,22 +73,30 @@ export function expectConcurrencyAtMost(requests: Log, limit: number): void {
   }
 }
 
+/** Why a request's partner header is wrong, or undefined when it is right. */
+function partnerFault(r: RecordedRequest, partnerId: string | undefined): string | undefined {
+  if (isOpenPath(r.path)) return undefined;
+  if (r.partner === undefined) return "no header";
+  if (partnerId !== undefined && r.partner !== partnerId) return `"${r.partner}"`;
+  if (r.tokenPartners && !r.tokenPartners.includes(r.partner))
+    return `"${r.partner}"; the token belongs to ${r.tokenPartners.join(", ") || "no partner"}`;
+  return undefined;
+}
+
 /**
  * Section 5.5: `X-Preferred-Partner-Id` on every authenticated call (all but /auth, /auth/refresh_token
- * and /status/), equal to `partnerId` when given.
+ * and /status/), equal to `partnerId` when given, and always one of the partners the request's token
+ * belongs to when the mock minted the token (its IdToken's groups, Section 5.3).
  */
 export function expectPartnerHeaderOnEvery(requests: Log, partnerId?: string): void {
-  const wrong = requests.filter(
-    (r) => !isOpenPath(r.path) && (r.partner === undefined || (partnerId !== undefined && r.partner !== partnerId)),
-  );
+  const wrong = requests.flatMap((r) => {
+    const fault = partnerFault(r, partnerId);
+    return fault ? [`${label(r)} (${fault})`] : [];
+  });
   if (wrong.length === 0) return;
-  const shown = wrong
-    .slice(0, 5)
-    .map((r) => `${label(r)} (${r.partner === undefined ? "no header" : `"${r.partner}"`})`)
-    .join(", ");
   throw new Error(
     `${wrong.length} of ${requests.length} requests came without the partner header${partnerId ? ` "${partnerId}"` : ""}: ` +
-      `${shown}${wrong.length > 5 ? ", …" : ""}. Section 5.5: X-Preferred-Partner-Id is required on every ` +
+      `${wrong.slice(0, 5).join(", ")}${wrong.length > 5 ? ", …" : ""}. Section 5.5: X-Preferred-Partner-Id is required on every ` +
       "authenticated call; a missing or wrong one yields 403.",
   );
 }
@@ -104,7 +115,8 @@ export interface SpacingOptions {
 /**
  * Section 8.3: a call repeated after a 429, a 5xx or a lost answer waits first — at least the
  * backoff base (500 ms) less its jitter (30 %), and 5 s after a 429 without Retry-After. Lower both when the client under
- * test was given lower retry options.
+ * test was given lower retry options. A repeat is the same request from the same client: the same
+ * `x-mock-tag` (or none), so the first requests of two tagged processes are never taken for a retry.
  */
 export function expectSpacedRetries(requests: Log, options: SpacingOptions = {}): void {
   const { minDelayMs = SPEC.backoffBaseMs * (1 - SPEC.backoffJitter), afterRateLimitMs = SPEC.rateLimitWaitMinMs } =

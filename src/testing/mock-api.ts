@@ -5,6 +5,7 @@
  */
 import { SPEC } from "../limits.ts";
 import { requiredFieldsOf } from "./drift.ts";
+import { DEFAULT_EVENTS } from "./event-data.ts";
 import { MockServer } from "./mock-server.ts";
 import { descriptionPath, startPrismBackend } from "./prism.ts";
 import type { RecordedRequest } from "./recorded-request.ts";
@@ -58,7 +59,15 @@ export interface MockApiOptions {
    * @default true
    */
   stateful?: boolean;
+  /**
+   * How many events GET /events/ pages through (`evt-1001` on; the description's three examples
+   * first). Any other event id reads as a plausible event too. @default 120 (page 2 exists at the
+   * client's default page of 100)
+   */
+  events?: number;
 }
+
+const seedOf = (options: MockApiOptions) => (options.seed !== undefined ? { seed: options.seed } : {});
 
 const CREDENTIALS = Object.freeze({ username: "demo", password: "demo-password" });
 
@@ -76,6 +85,18 @@ const CREDENTIALS = Object.freeze({ username: "demo", password: "demo-password" 
  * await api.close();
  */
 export async function startMockApi(options: MockApiOptions = {}): Promise<MockApi> {
+  const events = options.events ?? DEFAULT_EVENTS;
+  if (!Number.isSafeInteger(events) || events < 0)
+    throw new RangeError(`startMockApi option "events" must be a whole number from 0 (got ${String(options.events)})`);
+  // Checked before Prism starts: a wrong scenario or option costs no child process.
+  scenarioFaults(
+    options.scenario ?? "healthy",
+    { ...options.scenarioOptions, ...seedOf(options) },
+    {
+      partnerId: "",
+      required: () => [],
+    },
+  );
   const description = options.description ?? descriptionPath();
   const prism = await startPrismBackend({
     description,
@@ -88,13 +109,13 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
   let scenario: ScenarioName = options.scenario ?? "healthy";
   let scenarioOptions: ScenarioOptions = {
     ...options.scenarioOptions,
-    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...seedOf(options),
   };
   let mock: MockServer;
   let port: number;
   try {
     mock = new MockServer(
-      { prismPort: prism.port, partnerId: context.partnerId, stateful: options.stateful ?? true },
+      { prismPort: prism.port, partnerId: context.partnerId, stateful: options.stateful ?? true, events },
       scenarioFaults(scenario, scenarioOptions, context),
     );
     port = await mock.listen();

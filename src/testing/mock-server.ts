@@ -8,8 +8,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Answer } from "./answer.ts";
+import { seedEvents } from "./event-data.ts";
+import { listEvents, readEvent, readForecast } from "./event-routes.ts";
 import type { Faults } from "./faults.ts";
-import { bearerOf, jsonBody, loggedBody, queryRecord, readBody, stripPrefix } from "./incoming.ts";
+import { readIncoming } from "./incoming-request.ts";
 import { MockState } from "./mock-state.ts";
 import { askPrism } from "./prism-proxy.ts";
 import { preciseNow } from "./recorded-request.ts";
@@ -18,13 +20,25 @@ import type { Route, RouteContext } from "./route-context.ts";
 import { expiredToken, refresh, signIn } from "./session-routes.ts";
 import { createCampaign, editPublished, listCampaigns, setupProcess } from "./setup-routes.ts";
 
-const ROUTES: readonly Route[] = [signIn, refresh, setupProcess, editPublished, createCampaign, listCampaigns];
+const ROUTES: readonly Route[] = [
+  signIn,
+  refresh,
+  setupProcess,
+  editPublished,
+  createCampaign,
+  listCampaigns,
+  listEvents,
+  readEvent,
+  readForecast,
+];
 
 export interface MockServerOptions {
   readonly prismPort: number;
   readonly partnerId: string;
   /** Whether the state answers (false: every answer from the description, as Prism gives it). */
   readonly stateful: boolean;
+  /** How many events the mock has. */
+  readonly events: number;
 }
 
 export class MockServer {
@@ -38,6 +52,8 @@ export class MockServer {
   constructor(options: MockServerOptions, faults: Faults) {
     this.#options = options;
     this.faults = faults;
+    this.state.partners = [options.partnerId];
+    this.state.events = seedEvents(options.events);
     this.server = createServer((req, res) => void this.#handle(req, res));
   }
 
@@ -68,29 +84,30 @@ export class MockServer {
     });
   }
 
+  /** Never rejects: whatever a test sends, the mock answers or closes, and goes on. */
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const startedAt = preciseNow();
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const path = stripPrefix(url.pathname);
-    const method = (req.method ?? "GET").toUpperCase();
-    const raw = await readBody(req).catch(() => Buffer.alloc(0));
-    const contentType = req.headers["content-type"];
-    const body = jsonBody(raw, contentType);
-    const token = bearerOf(req.headers.authorization);
-    const partner = req.headers["x-preferred-partner-id"];
-    const request = { method, path, partner: Array.isArray(partner) ? partner[0] : partner, bearer: !!token };
-    const requestId = this.log.nextId();
-    const close = this.log.open({
-      ...request,
-      query: queryRecord(url.searchParams),
-      body: loggedBody(raw, body, contentType),
-      startedAt,
-      requestId,
-    });
     const faults = this.faults; // the scenario in force when the request arrived
     try {
+      await this.#serve(req, res, faults);
+    } catch (error) {
+      const body = `mock: ${error instanceof Error ? error.message : String(error)}`;
+      send(res, { status: 502, headers: { "content-type": "text/plain" }, body }, "mock-error", Date.now());
+    }
+  }
+
+  async #serve(req: IncomingMessage, res: ServerResponse, faults: Faults): Promise<void> {
+    const incoming = await readIncoming(req, this.state);
+    const requestId = this.log.nextId();
+    const close = this.log.open({ ...incoming.record, requestId });
+    const serverNow = () => Date.now() + faults.skewMs;
+    if (incoming.refused) {
+      send(res, incoming.refused, requestId, serverNow());
+      return close(incoming.refused.status, preciseNow());
+    }
+    const { request, url, raw, body, token } = incoming;
+    try {
       if (faults.delayMs > 0) await this.#sleep(faults.delayMs);
-      const context = { method, path, query: url.searchParams, body, token, faults };
+      const context = { method: request.method, path: request.path, query: url.searchParams, body, token, faults };
       let answer = faults.instead(request) ?? (await this.#answer(context, req, raw, url));
       answer = faults.alter(request, answer);
       if (answer.status < 300 && faults.dropAnswer(request)) {
@@ -99,14 +116,14 @@ export class MockServer {
       }
       // Stateless, the description's own x-request-id is kept (its contract tests read it).
       const id = (!this.#options.stateful && answer.headers["x-request-id"]) || requestId;
-      send(res, answer, id, Date.now() + faults.skewMs);
+      send(res, answer, id, serverNow());
       close(answer.status, preciseNow(), id);
     } catch (error) {
       send(
         res,
         { status: 502, headers: { "content-type": "text/plain" }, body: `mock: ${String(error)}` },
         requestId,
-        Date.now() + faults.skewMs,
+        serverNow(),
       );
       close(502, preciseNow());
     }

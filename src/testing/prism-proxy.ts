@@ -12,7 +12,8 @@ export function askPrism(
   headers: IncomingHttpHeaders,
   body: Buffer,
 ): Promise<Answer> {
-  const { "accept-encoding": _encoding, "content-length": _length, ...rest } = headers;
+  // The body is buffered whole: it goes on with its length, never chunked (both headers would be a 400).
+  const { "accept-encoding": _encoding, "content-length": _length, "transfer-encoding": _chunked, ...rest } = headers;
   const sent = { ...rest, host: `127.0.0.1:${port}`, "content-length": String(body.length) };
   return new Promise((resolve, reject) => {
     const upstream = httpRequest({ host: "127.0.0.1", port, method, path: pathAndQuery, headers: sent }, (answer) => {

@@ -33,7 +33,7 @@ export class RequestLog {
     };
   }
 
-  /** Frozen copies, in order of arrival. */
+  /** Frozen copies, in order of arrival (their query and body were frozen when recorded). */
   list(): RecordedRequest[] {
     return this.#records.map((r) => Object.freeze({ ...r }));
   }

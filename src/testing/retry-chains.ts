@@ -1,4 +1,7 @@
-/** Which requests repeat which: the same method, path, query and body, sent after the earlier one failed. */
+/**
+ * Which requests repeat which: the same method, path, query and body, with the same `x-mock-tag`
+ * (or none), sent after the earlier one failed.
+ */
 import { describeRequest, type RecordedRequest } from "./recorded-request.ts";
 
 type Log = readonly RecordedRequest[];
@@ -7,8 +10,9 @@ type Log = readonly RecordedRequest[];
 const isRetryable = (status: number | undefined): boolean =>
   status === 0 || status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
 
+/** The same call of the same client: requests of two tags (two processes, two jobs) are never one call. */
 const sameCall = (a: RecordedRequest, b: RecordedRequest): boolean =>
-  describeRequest(a) === describeRequest(b) && JSON.stringify(a.body) === JSON.stringify(b.body);
+  a.tag === b.tag && describeRequest(a) === describeRequest(b) && JSON.stringify(a.body) === JSON.stringify(b.body);
 
 /** How a request ended, in words. */
 export function outcome(r: RecordedRequest): string {

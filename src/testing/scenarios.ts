@@ -7,9 +7,8 @@ import { type Answer, json } from "./answer.ts";
 import { driftedAnswer, type RequiredFields } from "./drift.ts";
 import { type FaultRequest, type Faults, isNonIdempotentWrite, isOpenPath, NO_FAULTS } from "./faults.ts";
 import { type Random, seededRandom } from "./random.ts";
+import { checkScenarioOptions, isOwnName, MAX_DELAY_MS, SERVER_ERROR_STATUSES } from "./scenario-options.ts";
 import type { ScenarioName, ScenarioOptions } from "./scenario-types.ts";
-
-const MAX_DELAY_MS = 30_000;
 
 /** What a scenario knows of the mock it runs in. */
 export interface ScenarioContext {
@@ -21,15 +20,54 @@ export interface ScenarioContext {
 
 type Factory = (options: ScenarioOptions, random: Random, context: ScenarioContext) => Partial<Faults>;
 
-/** Faults on a share of the first `calls` requests; `hit` makes the answer of a hit request. */
+/**
+ * Faults on a share of the first `calls` requests, each drawn on its own; `hit` makes the answer of
+ * a hit request. One draw per request, so the sequence depends on the order of requests only.
+ */
 function storm(options: ScenarioOptions, random: Random, share: number, hit: () => Answer): Faults["instead"] {
   let seen = 0;
   const calls = options.calls ?? 20;
   const rate = options.share ?? share;
   return () => {
     seen += 1;
-    const draw = random(); // drawn for every request, so the sequence depends on the order only
+    const draw = random();
     return seen <= calls && draw < rate ? hit() : undefined;
+  };
+}
+
+/**
+ * Section 7's transient errors in bursts: a request outside a burst starts one with chance `p`; a
+ * burst is one to three requests answered with one 5xx, and the request after it is answered for
+ * real. Every request counts toward `calls`, the storm ends with it, bursts included. A burst
+ * averages two 5xx and a success follows it, so a share `s` of 5xx needs p = s / (2 (1 - s)); from
+ * s = 2/3 on, p is 1 (a burst wherever one can start) and the share stays about 2/3.
+ */
+function serverErrors(options: ScenarioOptions, random: Random): Faults["instead"] {
+  const statuses = options.statuses ?? SERVER_ERROR_STATUSES;
+  const share = options.share ?? 0.5;
+  const start = Math.min(1, share / (2 * (1 - share)));
+  const calls = options.calls ?? 20;
+  let seen = 0;
+  let burst: { status: number; left: number } | undefined;
+  let recovering = false;
+  return () => {
+    seen += 1;
+    // Three draws per request, whatever it becomes: the sequence depends on the order only.
+    const [begin, status, length] = [random(), random(), random()];
+    if (seen > calls) return undefined;
+    if (burst && burst.left > 0) {
+      burst.left -= 1;
+      return json(burst.status, { code: "error.server" });
+    }
+    if (burst || recovering) {
+      burst = undefined;
+      recovering = false;
+      return undefined; // the success after a burst
+    }
+    if (begin >= start) return undefined;
+    burst = { status: statuses[Math.floor(status * statuses.length)] ?? 503, left: Math.floor(length * 3) };
+    recovering = true;
+    return json(burst.status, { code: "error.server" });
   };
 }
 
@@ -40,23 +78,7 @@ const FACTORIES: Record<ScenarioName, Factory> = {
     instead: storm(o, random, 0.5, () => json(429, { code: "error.rate_limited" })),
   }),
   // Section 7: transient 500, 502, 503, 504, in bursts of one to three.
-  "server-errors": (o, random) => {
-    const statuses = o.statuses ?? [500, 502, 503, 504];
-    let burst: { status: number; left: number } | undefined;
-    const start = storm(o, random, 0.5, () => {
-      burst = { status: statuses[Math.floor(random() * statuses.length)] ?? 503, left: Math.floor(random() * 3) };
-      return json(burst.status, { code: "error.server" });
-    });
-    return {
-      instead: (request) => {
-        if (burst && burst.left > 0) {
-          burst.left -= 1;
-          return json(burst.status, { code: "error.server" });
-        }
-        return start(request);
-      },
-    };
-  },
+  "server-errors": (o, random) => ({ instead: serverErrors(o, random) }),
   // Section 3 rule 3: the write is committed, then the connection drops before the answer.
   "reset-after-write": (o) => {
     let left = o.times ?? 1;
@@ -93,9 +115,14 @@ const FACTORIES: Record<ScenarioName, Factory> = {
   },
 };
 
-/** The faults of a named scenario; a name not in the list is refused with a TypeError naming them. */
+/**
+ * The faults of a named scenario. A name not in the list (inherited names such as "constructor"
+ * included) is refused with a TypeError naming them; an unknown option or a value outside its range
+ * with an error naming the option.
+ */
 export function scenarioFaults(name: ScenarioName, options: ScenarioOptions, context: ScenarioContext): Faults {
-  const factory = FACTORIES[name];
-  if (!factory) throw new TypeError(`Unknown scenario "${String(name)}": one of ${Object.keys(FACTORIES).join(", ")}`);
-  return { ...NO_FAULTS, ...factory(options, seededRandom(options.seed ?? 1), context) };
+  if (!isOwnName(FACTORIES, name))
+    throw new TypeError(`Unknown scenario "${String(name)}": one of ${Object.keys(FACTORIES).join(", ")}`);
+  checkScenarioOptions(options);
+  return { ...NO_FAULTS, ...FACTORIES[name](options, seededRandom(options.seed ?? 1), context) };
 }

@@ -17,13 +17,17 @@ function accessAndId(context: RouteContext): { AccessToken: string; IdToken: str
   const AccessToken = mintJwt({ sub: USER, token_use: "access", ...times });
   state.accessTokens.set(AccessToken, expiresAt);
   const IdToken = mintJwt({ sub: USER, token_use: "id", ...times, groups: [partnerId, "analysts"] });
+  state.secrets.add(AccessToken);
+  state.secrets.add(IdToken);
   return { AccessToken, IdToken };
 }
 
-export const signIn: Route = (context) =>
-  context.method === "POST" && context.path === "/auth"
-    ? json(200, { ...accessAndId(context), RefreshToken: `mock-refresh-${context.state.nextId("session")}` })
-    : undefined;
+export const signIn: Route = (context) => {
+  if (context.method !== "POST" || context.path !== "/auth") return undefined;
+  const RefreshToken = `mock-refresh-${context.state.nextId("session")}`;
+  context.state.secrets.add(RefreshToken);
+  return json(200, { ...accessAndId(context), RefreshToken });
+};
 
 export const refresh: Route = (context) => {
   if (context.method !== "POST" || context.path !== "/auth/refresh_token") return undefined;
