@@ -128,11 +128,9 @@ export function errorFromResponse(
 
 /** What a setup call refused after publish was for (Section 3 rules 1–2), by method and path. */
 const AFTER_PUBLISH: Readonly<Record<string, string>> = {
-  "PUT /setup_processes/{eid}":
-    "the draft endpoint works only while the setup is unpublished — edits of a published setup use POST /campaigns_setup (setupProcess(eid).editPublishedCluster)",
-  "POST /setup_processes/{eid}/boost":
-    "publishing applies to a draft; edit a published cluster with POST /campaigns_setup",
-  "DELETE /setup_processes/{eid}": "cancel removes a draft only, and the draft endpoint no longer applies",
+  "PUT /setup_processes/{eid}": "edit it with POST /campaigns_setup (editPublishedCluster)",
+  "POST /setup_processes/{eid}/boost": "it is already published",
+  "DELETE /setup_processes/{eid}": "only a draft can be cancelled",
 };
 
 /**
@@ -155,7 +153,7 @@ export function errorFromAnswer(
   const { status, code, body: safeBody, headers } = error;
   const tail = `${code ? ` (${code})` : ""}${error.requestId ? ` [request id ${error.requestId}]` : ""}`;
   return new SetupStateError(
-    `${error.method} ${(error.path ?? "").replace("{eid}", refused.eid)} was refused (HTTP ${status}): setup ${refused.eid} is published; ${why} — Section 3${tail}`,
+    `${error.method} ${error.path}: HTTP ${status}, setup ${refused.eid} is published: ${why} (Section 3)${tail}`,
     { ...contextOf(error), eid: refused.eid, state: "published", status, code, body: safeBody, headers },
   );
 }
