@@ -8,6 +8,7 @@
 export { API_VERSION } from "../generated/version.ts";
 export type { AudienceClient, CallParams, PublicConfig } from "./client-types.ts";
 export { createAudienceClient } from "./create-client.ts";
+export type { Declared, DeclaredFields, DeclaredKey } from "./declared-fields.ts";
 export type { DriftReport } from "./drift/drift-watch.ts";
 export type { AnyAudienceError } from "./errors/any-audience-error.ts";
 export {
@@ -85,6 +86,7 @@ export {
   getPartners,
   listNotifications,
   listPartnerMessages,
+  type Partner,
 } from "./workflows/reads.ts";
 // Workflows (Section 3, 8): small functions over a client, each tree-shakeable on its own.
 export type {

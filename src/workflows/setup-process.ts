@@ -1,5 +1,6 @@
 import { boostTaskIdOf } from "../assumptions.ts";
 import type { AudienceClient } from "../client-types.ts";
+import type { Declared } from "../declared-fields.ts";
 import { SetupStateError } from "../errors/setup-state-error.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
@@ -60,17 +61,19 @@ export function createSetupWork(
     return saver;
   };
 
+  // The fields a partner declared for the setup (DeclaredFields) are theirs to rely on: taken as declared.
+  type Setup = Declared<"setup">;
   return {
     async load(options) {
       const result = await client.GET("/setup_processes/{eid}", { params: { path }, ...callInit(options) });
-      return result.response.status === 404 ? undefined : unwrap(result);
+      return result.response.status === 404 ? undefined : (unwrap(result) as Setup);
     },
     async create(payload, options) {
       return unwrap(
         await client.POST("/setup_processes/{eid}", { params: { path }, body: payload, ...callInit(options) }),
-      );
+      ) as Setup;
     },
-    update: (payload) => autosaver.saveNow(payload),
+    update: async (payload) => (await autosaver.saveNow(payload)) as Setup,
     autosave: (payload) => autosaver.autosave(payload),
     async flush(options = {}) {
       const all = [autosaver, ...clusterSavers.values()].map((saver) => saver.flush(options));
