@@ -78,6 +78,12 @@ export function isPublishedForm(body: Json): boolean {
   );
 }
 
+/** GET /partners/: "whether one record or a list is returned is not shown" — always a list here. */
+export function partnersOf(body: Json): unknown[] {
+  if (Array.isArray(body)) return body;
+  return body === undefined || body === null ? [] : [body];
+}
+
 /** Section 2: the event list is `{ items: [...] }`; other lists' shapes are not shown. We take a
  * bare array, or the `items` array of an object. */
 export function pageItemsOf(body: Json): unknown[] {

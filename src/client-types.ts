@@ -20,8 +20,17 @@ export const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTION
 export interface CallHooks {
   /** Runs after validation, before sending; throw to refuse the call. */
   before?(call: HookedCall): void;
-  /** Runs once the call has a response (whatever its status); what it throws is logged, never thrown into the call. */
-  after?(call: HookedCall, result: { data?: unknown; error?: unknown; response: Response }): void;
+  /**
+   * Runs once the call has a response (whatever its status); what it throws is logged, never
+   * thrown into the call. What it returns is added to what the call's error is built from.
+   */
+  after?(call: HookedCall, result: { data?: unknown; error?: unknown; response: Response }): CallNote | undefined;
+}
+
+/** What a hook learned of a call's answer that its error should say (errors/from-response.ts). */
+export interface CallNote {
+  /** The API refused a setup call because the setup is published (Section 3 rules 1–2). */
+  readonly setupRefused?: { readonly eid: string };
 }
 
 /** A call as the hooks see it: its operation row, parameters (defaults filled) and body. */

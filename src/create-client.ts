@@ -16,6 +16,7 @@
 import { type AudienceClient, METHODS, type PublicConfig, type RawClient } from "./client-types.ts";
 import type { SessionShare } from "./coordination/coordinator.ts";
 import type { InternalSeams } from "./engine.ts";
+import { environmentOf, inClient } from "./errors/client-context.ts";
 import { engineModule, lazyEngine } from "./lazy-engine.ts";
 import {
   type AudienceClientOptions,
@@ -27,6 +28,7 @@ import {
 import type { RateState } from "./rate-state.ts";
 import { setupHandle } from "./workflows/setup-handle.ts";
 import { setupHandles } from "./workflows/setup-handles.ts";
+import type { SetupProcess } from "./workflows/setup-process-types.ts";
 import { SetupStates } from "./workflows/setup-state.ts";
 
 /**
@@ -54,11 +56,18 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
   const raw = Object.fromEntries(
     METHODS.map((m) => [m, (path: string, init?: Record<string, unknown>) => call(m, path, init)]),
   ) as unknown as Pick<RawClient, (typeof METHODS)[number]>;
-  const setupProcess = setupHandles((eid, onBusy) =>
+  const handles = setupHandles((eid, onBusy) =>
     setupHandle(eid, setupStates, engineModule, (module) =>
-      module.createSetupWork(client, setupStates, eid, seams.autosaveDebounceMs, onBusy),
+      module.createSetupWork(client, eid, seams.autosaveDebounceMs, onBusy),
     ),
   );
+  const setupProcess = (eid: string): SetupProcess => {
+    try {
+      return handles(eid);
+    } catch (error) {
+      throw inClient(error, { partnerId: client.partnerId(), environment: environmentOf(config.baseUrl) });
+    }
+  };
   const client: AudienceClient = {
     ...raw,
     request: ((method: string, path: string, init?: Record<string, unknown>) =>

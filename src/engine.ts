@@ -13,6 +13,7 @@ import { createSend } from "./call/send.ts";
 import type { CallHooks } from "./client-types.ts";
 import type { SessionShare } from "./coordination/coordinator.ts";
 import { createParts, type PartSeams } from "./engine-parts.ts";
+import { environmentOf, inClient } from "./errors/client-context.ts";
 import { serializeQuery } from "./internal/query-serializer.ts";
 import type { ClientConfig } from "./options.ts";
 import type { RateState } from "./rate-state.ts";
@@ -79,6 +80,7 @@ export function createEngine(
   // Never counted down by eject(): a middleware may be registered twice and ejected once, and after
   // an eject the real-Request path is only slower, never wrong.
   let middlewares = 0;
+  const environment = environmentOf(config.baseUrl);
   const prepare = createPrepare({ ...config, hooks, middlewares: () => middlewares > 0 });
   const send = createSend({
     api,
@@ -101,11 +103,14 @@ export function createEngine(
   );
   return {
     call(method, path, init) {
+      // A refusal before sending is completed with the partner and environment (Section 7).
+      const refused = (error: unknown) =>
+        Promise.reject(inClient(error, { partnerId: session.partnerId, environment }));
       try {
         const call = prepare(method, path, init);
-        return call instanceof Promise ? call.then(admit) : admit(call);
+        return call instanceof Promise ? call.then(admit, refused) : admit(call);
       } catch (error) {
-        return Promise.reject(error);
+        return refused(error);
       }
     },
     use: (...m) => {

@@ -8,16 +8,22 @@
 export { API_VERSION } from "../generated/version.ts";
 export type { AudienceClient, CallParams, PublicConfig } from "./client-types.ts";
 export { createAudienceClient } from "./create-client.ts";
+export type { Declared, DeclaredFields, DeclaredKey } from "./declared-fields.ts";
 export type { DriftReport } from "./drift/drift-watch.ts";
+export type { AnyAudienceError } from "./errors/any-audience-error.ts";
 export {
   ApiError,
   AuthenticationError,
+  BadRequestError,
+  ConflictError,
   NotFoundError,
   PartnerAccessError,
   RateLimitError,
   ServerError,
+  UnprocessableEntityError,
 } from "./errors/api-error.ts";
 export { AudienceError, type ErrorContext, isAudienceError } from "./errors/audience-error.ts";
+export type { ApiErrorName, AudienceErrorName, NetworkErrorName } from "./errors/error-names.ts";
 export { NetworkError, ResponseTooLargeError, TimeoutError } from "./errors/network-error.ts";
 export { PartnerSelectionError } from "./errors/partner-selection-error.ts";
 export { SessionError } from "./errors/session-error.ts";
@@ -80,6 +86,7 @@ export {
   getPartners,
   listNotifications,
   listPartnerMessages,
+  type Partner,
 } from "./workflows/reads.ts";
 // Workflows (Section 3, 8): small functions over a client, each tree-shakeable on its own.
 export type {

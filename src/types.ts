@@ -39,10 +39,3 @@ export type ClientPaths = {
 };
 
 export type { components, operations, paths } from "../generated/schema.ts";
-
-/** The JSON body of a GET's 200 response, as the description gives it. */
-export type GetOk<Path extends keyof paths> = paths[Path] extends {
-  get: { responses: { 200: { content: { "application/json": infer Body } } } };
-}
-  ? Body
-  : unknown;

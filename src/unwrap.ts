@@ -1,5 +1,5 @@
 /** Turns a raw `{ data, error, response }` result into its data, or throws the typed error. */
-import { errorFromResponse } from "./errors/from-response.ts";
+import { errorFromAnswer } from "./errors/from-response.ts";
 import { carriedBy } from "./internal/call-record.ts";
 import { Redactor } from "./internal/redact.ts";
 
@@ -15,7 +15,8 @@ interface RawResult<T> {
 
 /**
  * Returns the data of a successful raw result, or throws the error class its status maps to
- * ({@link ApiError} and its subclasses), redacted and with the request id.
+ * ({@link ApiError} and its subclasses; a {@link SetupStateError} for a setup call the API refused
+ * because the setup is published), redacted, with the request id and the API's code and body.
  *
  * @example
  * const event = unwrap(await client.GET("/events/{eid}", { params: { path: { eid } } }));
@@ -24,5 +25,5 @@ export function unwrap<T>(result: RawResult<T>): T {
   const { response } = result;
   if (response.ok && result.error === undefined) return result.data as T;
   const carried = carriedBy(result);
-  throw errorFromResponse(response, result.error, carried?.redactor ?? new Redactor(), carried?.record());
+  throw errorFromAnswer(response, result.error, carried?.redactor ?? new Redactor(), carried?.record());
 }

@@ -11,7 +11,7 @@
  * `fetch` out of the init before it builds anything, so nothing of the call rides in a request.
  */
 import type { Client } from "openapi-fetch";
-import type { CallHooks, HookedCall } from "../client-types.ts";
+import type { CallHooks, CallNote, HookedCall } from "../client-types.ts";
 import type { DriftWatch } from "../drift/drift-watch.ts";
 import { type CallResult, withRecord } from "../internal/call-record.ts";
 import type { Redactor } from "../internal/redact.ts";
@@ -56,8 +56,11 @@ export function createSend(deps: SendDeps): (call: Call, admitted: AdmittedTurn 
     if (outcome?.parsed && result.response === outcome.response && "data" in result) result.data = outcome.parsed.data;
     else if (call.op && call.parseJson && result.response.ok && "data" in result)
       result.data = await readJson(result.data);
-    if (outcome) withRecord(result, outcome.record, deps.redactor);
-    observe(call, result, deps);
+    const note = observe(call, result, deps);
+    if (outcome) {
+      const { record } = outcome;
+      withRecord(result, note ? () => ({ ...record(), ...note }) : record, deps.redactor);
+    }
     return result;
   };
 }
@@ -84,8 +87,11 @@ function openapiInit(call: Call, fetch: (request: Request) => Promise<Response>,
   return given;
 }
 
-/** Drift, redaction of the raw error, and the hooks' `after`: what every result passes. */
-function observe(call: Call, result: CallResult, deps: SendDeps): void {
+/**
+ * Drift, redaction of the raw error, and the hooks' `after`: what every result passes. Returns
+ * what the hooks noted for the call's error, if anything.
+ */
+function observe(call: Call, result: CallResult, deps: SendDeps): CallNote | undefined {
   const { op } = call;
   // Drift: checked after the result is in hand, in the background; a body is checked only when
   // it was read as JSON (the caller's parseAs).
@@ -93,10 +99,12 @@ function observe(call: Call, result: CallResult, deps: SendDeps): void {
     deps.drift.observe(op, result.response, result.response.ok ? result.data : result.error, call.parseJson);
   // The raw `{ error }` is what callers log: it is redacted like every error the client builds.
   if (result.error !== undefined) result.error = deps.redactor.value(result.error);
-  if (!op) return;
+  if (!op) return undefined;
+  let note: CallNote | undefined;
   for (const h of deps.hooks) {
     try {
-      h.after?.(call as HookedCall, result);
+      const noted = h.after?.(call as HookedCall, result);
+      if (noted) note = { ...note, ...noted };
     } catch (error) {
       // An observer never changes the outcome: a completed write stays completed.
       deps.logger.warn?.("an after-hook threw; the call's result is returned as it is", {
@@ -106,6 +114,7 @@ function observe(call: Call, result: CallResult, deps: SendDeps): void {
       });
     }
   }
+  return note;
 }
 
 /**

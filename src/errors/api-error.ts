@@ -1,5 +1,6 @@
 import type { RateState } from "../rate-state.ts";
 import { AudienceError, type ErrorContext } from "./audience-error.ts";
+import type { ApiErrorName } from "./error-names.ts";
 
 /** What the API answered, already redacted. */
 export interface ApiErrorDetails extends ErrorContext {
@@ -15,8 +16,8 @@ export interface ApiErrorDetails extends ErrorContext {
 
 /** The API answered with an error status. */
 export class ApiError extends AudienceError {
-  /** The class name as a literal, stable across bundlers and minifiers. */
-  override name = "ApiError";
+  /** The class name as a literal, stable across bundlers and minifiers (a subclass's own, when it is one). */
+  override readonly name: ApiErrorName = "ApiError";
   /** HTTP status of the response. */
   readonly status: number;
   /** Error code parsed from the body, such as `error.auth.not_authorized`, when there is one. */
@@ -41,22 +42,22 @@ export class ApiError extends AudienceError {
 
 /** 401, or a sign-in/refresh that failed (Section 5). */
 export class AuthenticationError extends ApiError {
-  override name = "AuthenticationError";
+  override readonly name = "AuthenticationError";
 }
 
 /** 403: the token is valid but X-Preferred-Partner-Id is missing or wrong (Section 5.5, 7). */
 export class PartnerAccessError extends ApiError {
-  override name = "PartnerAccessError";
+  override readonly name = "PartnerAccessError";
 }
 
 /** 404 (for example GET /setup_processes/{eid} with no draft). */
 export class NotFoundError extends ApiError {
-  override name = "NotFoundError";
+  override readonly name = "NotFoundError";
 }
 
 /** 429 after the retries the specification allows, or a Retry-After longer than the ceiling. */
 export class RateLimitError extends ApiError {
-  override name = "RateLimitError";
+  override readonly name = "RateLimitError";
   /** The wait the server asked for, when it sent Retry-After. */
   readonly retryAfterMs: number | undefined;
   /** The partner's rate state when the call gave up (`client.rateState()` at that moment). */
@@ -84,5 +85,23 @@ export class RateLimitError extends ApiError {
 
 /** 5xx after the retries the specification allows (Section 7: 500, 502, 503, 504). */
 export class ServerError extends ApiError {
-  override name = "ServerError";
+  override readonly name = "ServerError";
+}
+
+/**
+ * 400: the API refused the request as malformed (a field's value, a missing field). `code` and
+ * `body` say which, when the server said (error body shape not shown, Section 7).
+ */
+export class BadRequestError extends ApiError {
+  override readonly name = "BadRequestError";
+}
+
+/** 409: the request conflicts with the resource's current state. */
+export class ConflictError extends ApiError {
+  override readonly name = "ConflictError";
+}
+
+/** 422: the request was well-formed but its content was refused. */
+export class UnprocessableEntityError extends ApiError {
+  override readonly name = "UnprocessableEntityError";
 }

@@ -1,5 +1,7 @@
 import { API_VERSION } from "../../generated/version.ts";
 import { terminalSafe } from "../internal/terminal-text.ts";
+import type { AnyAudienceError } from "./any-audience-error.ts";
+import type { AudienceErrorName } from "./error-names.ts";
 
 const BRAND = Symbol.for("@audience-intelligence/client/error");
 
@@ -50,8 +52,11 @@ export interface ErrorContext {
  * secret: messages, `toJSON()` and `supportReport()` are built from redacted values only.
  */
 export class AudienceError extends Error {
-  /** The class name as a literal, stable across bundlers and minifiers. */
-  override name = "AudienceError";
+  /**
+   * The class name as a literal, stable across bundlers and minifiers: `switch (error.name)` after
+   * {@link isAudienceError} narrows to the class.
+   */
+  override readonly name: AudienceErrorName = "AudienceError";
   /** The `x-request-id` the API answered with; quote it to support (Section 7). Control and bidi characters read `\uXXXX`. */
   readonly requestId: string | undefined;
   /** HTTP method of the failed call. */
@@ -120,7 +125,8 @@ export class AudienceError extends Error {
       `expected:     ${this.expected ?? "a successful response"}`,
       `actual:       ${this.actual()}`,
       `environment:  ${this.environment ?? "?"} (API description ${API_VERSION})`,
-      `partner id:   ${this.partnerId ?? "(none)"}`,
+      // A client's error always has its environment; its partner may not be chosen yet (no sign-in).
+      `partner id:   ${this.partnerId ?? (this.environment === undefined ? "(none)" : "(not known yet)")}`,
     ];
     if (this.attempts !== undefined) lines.push(`attempts:     ${this.attempts}`);
     if (this.retryAt !== undefined)
@@ -140,8 +146,19 @@ export class AudienceError extends Error {
   }
 }
 
-/** True for any error of this client, across realms and duplicate package copies. */
-export function isAudienceError(value: unknown): value is AudienceError {
+/**
+ * True for any error of this client, across realms and duplicate package copies; narrows to the
+ * union of the concrete classes, so `error.name` tells which one it is.
+ *
+ * @example
+ * if (isAudienceError(error)) {
+ *   switch (error.name) {
+ *     case "RateLimitError": return wait(error.retryAfterMs);
+ *     case "ValidationError": return show(error.issues);
+ *   }
+ * }
+ */
+export function isAudienceError(value: unknown): value is AnyAudienceError {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 

@@ -5,7 +5,7 @@ import { AudienceError } from "./audience-error.ts";
  * (Section 5.3, 5.5). Pass `partnerId` to the client to choose.
  */
 export class PartnerSelectionError extends AudienceError {
-  override name = "PartnerSelectionError";
+  override readonly name = "PartnerSelectionError";
   /** The partner ids found in the groups claim (not secrets). */
   readonly candidates: readonly string[];
 

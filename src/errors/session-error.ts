@@ -9,5 +9,5 @@ import { AudienceError } from "./audience-error.ts";
  */
 export class SessionError extends AudienceError {
   /** The class name as a literal, stable across bundlers and minifiers. */
-  override name = "SessionError";
+  override readonly name = "SessionError";
 }

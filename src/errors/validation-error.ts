@@ -11,7 +11,7 @@ export interface ValidationIssue {
 /** Input refused before anything was sent. The client stays usable. */
 export class ValidationError extends AudienceError {
   /** The class name as a literal, stable across bundlers and minifiers. */
-  override name = "ValidationError";
+  override readonly name = "ValidationError";
   /** Every problem found, one per field. */
   readonly issues: readonly ValidationIssue[];
 

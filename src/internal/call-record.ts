@@ -26,6 +26,11 @@ export interface CallRecord {
   readonly retryAt?: number | undefined;
   /** The partner's rate state when the call ended on a 429. */
   readonly rateState?: RateState | undefined;
+  /**
+   * The answer refused a setup call because the setup is published (Section 3 rules 1–2), as the
+   * setup guards judged it from the answer and what the client had seen (workflows/setup-guards.ts).
+   */
+  readonly setupRefused?: { readonly eid: string } | undefined;
 }
 
 /** A raw result, as openapi-fetch resolves it. */

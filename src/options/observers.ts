@@ -6,10 +6,14 @@
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import type { AudienceClientOptions, ClientConfig, Logger } from "../option-types.ts";
 import { fail, isObject, method } from "./checks.ts";
+import { envLogger } from "./log-env.ts";
 
-/** The caller's logger methods, bound to it; a level it lacks stays silent. */
+/**
+ * The caller's logger methods, bound to it; a level it lacks stays silent. Without the option, the
+ * stderr logger `AUDIENCE_LOG` asks for (log-env.ts), if any: an explicit `logger` always wins.
+ */
 export function loggerOption(value: unknown): Logger {
-  const input = value ?? {};
+  const input = value ?? envLogger() ?? {};
   if (!isObject(input)) fail("logger", "must be an object with debug/info/warn functions");
   const logger: Logger = {};
   for (const level of ["debug", "info", "warn"] as const) {

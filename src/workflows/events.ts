@@ -1,6 +1,8 @@
 /** Event reads: the paginated list, predictions and benchmarks with their detected unit. */
+
 import type { components } from "../../generated/schema.ts";
 import type { AudienceClient } from "../client-types.ts";
+import type { Declared } from "../declared-fields.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import { benchmarkValuesOf, type NormalizedBenchmark, normalizeBenchmark } from "./benchmark.ts";
@@ -9,7 +11,7 @@ import { type ListOptions, pagedList } from "./list.ts";
 /** @inline */
 type Client = Pick<AudienceClient, "GET" | "config">;
 /** One event as GET /events/ lists it (`components["schemas"]["Event"]`). */
-export type Event = components["schemas"]["Event"];
+export type Event = components["schemas"]["Event"] & Declared<"event">;
 /** The `type` query parameter of the prediction reads. */
 export type PredictionType = "capacity" | "ticket_count";
 
@@ -29,24 +31,25 @@ export function listEvents(
     options,
     async ({ page, limit, ...call }) =>
       unwrap(await client.GET("/events/", { params: { query: { page, limit, ...descending } }, ...call })),
-    { itemsOf: (body) => (body as components["schemas"]["EventList"]).items ?? [] },
+    // The fields a partner declared (DeclaredFields) are theirs to rely on: taken as declared.
+    { itemsOf: (body) => ((body as components["schemas"]["EventList"]).items ?? []) as Event[] },
   );
 }
 
 /** A prediction or benchmark body, with the benchmark values found in it normalized to fractions. */
-export interface BenchmarkRead extends NormalizedBenchmark {
+export interface BenchmarkRead<Body = unknown> extends NormalizedBenchmark {
   /** The body as the API returned it (its fields are not documented). */
-  readonly body: unknown;
+  readonly body: Body;
   /** The raw values found under the client's `benchmarkFields`. */
   readonly values: ReadonlyArray<number | string>;
 }
 
-function read(path: "/events/{eid}/lookout_prediction_benchmark" | "/events/{eid}/lookout_prediction") {
+function read<Body>(path: "/events/{eid}/lookout_prediction_benchmark" | "/events/{eid}/lookout_prediction") {
   return async (
     client: Client,
     eid: string,
     options: { type: PredictionType; unit?: "fraction" | "percent"; signal?: AbortSignal },
-  ): Promise<BenchmarkRead> => {
+  ): Promise<BenchmarkRead<Body>> => {
     // Checked before sending: missing options reach the query check (query.type), and a wrong
     // unit fails here rather than after a call that was made for nothing.
     const { type, unit, signal } = options ?? ({} as Partial<typeof options>);
@@ -58,7 +61,7 @@ function read(path: "/events/{eid}/lookout_prediction_benchmark" | "/events/{eid
       }),
     );
     const values = benchmarkValuesOf(body, client.config.benchmarkFields);
-    return { body, values, ...normalizeBenchmark(values, unit ? { unit } : {}) };
+    return { body: body as Body, values, ...normalizeBenchmark(values, unit ? { unit } : {}) };
   };
 }
 
@@ -69,10 +72,10 @@ function read(path: "/events/{eid}/lookout_prediction_benchmark" | "/events/{eid
  * @example
  * const { unit, fractions, ambiguous } = await readBenchmark(client, "evt-1", { type: "capacity" });
  */
-export const readBenchmark = read("/events/{eid}/lookout_prediction_benchmark");
+export const readBenchmark = read<Declared<"benchmark">>("/events/{eid}/lookout_prediction_benchmark");
 
 /** The demand prediction of an event, with any benchmark values in it normalized likewise. */
-export const readPrediction = read("/events/{eid}/lookout_prediction");
+export const readPrediction = read<Declared<"prediction">>("/events/{eid}/lookout_prediction");
 
 /**
  * The campaigns of an event. The endpoint takes only `limit` (no page): one page is read.
@@ -81,8 +84,8 @@ export function listEventCampaigns(
   client: Client,
   eid: string,
   options: ListOptions = {},
-): AsyncIterableIterator<unknown> {
-  return pagedList(
+): AsyncIterableIterator<Declared<"campaign">> {
+  return pagedList<Declared<"campaign">>(
     client,
     options,
     async ({ limit, page: _page, ...call }) =>

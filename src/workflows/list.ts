@@ -1,6 +1,7 @@
 /** The list helpers' shared shape: a checked page size, then {@link paginate}. */
 
 import type { AudienceClient } from "../client-types.ts";
+import { environmentOf, inClient } from "../errors/client-context.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { withSignal } from "../internal/with-signal.ts";
@@ -35,12 +36,25 @@ export type PageCall = {
 
 /** Items of `fetchPage`'s pages; `single: true` for endpoints that take a limit but no page. */
 export function pagedList<T>(
-  client: Pick<AudienceClient, "config">,
+  client: Pick<AudienceClient, "config"> & Partial<Pick<AudienceClient, "partnerId">>,
   options: ListOptions,
   fetchPage: (request: Required<Pick<PageRequest, "page" | "limit">> & PageCall) => Promise<unknown>,
   extra: { itemsOf?: (body: unknown) => T[]; single?: boolean } = {},
 ): AsyncIterableIterator<T> {
-  const max = client.config.maxPageLimit;
+  try {
+    return checkedList(client.config.maxPageLimit, options, fetchPage, extra);
+  } catch (error) {
+    // Refused before any call: the report names the client's partner and environment (Section 7).
+    throw inClient(error, { partnerId: client.partnerId?.(), environment: environmentOf(client.config.baseUrl) });
+  }
+}
+
+function checkedList<T>(
+  max: number,
+  options: ListOptions,
+  fetchPage: (request: Required<Pick<PageRequest, "page" | "limit">> & PageCall) => Promise<unknown>,
+  extra: { itemsOf?: (body: unknown) => T[]; single?: boolean },
+): AsyncIterableIterator<T> {
   const limit = options.limit ?? max;
   if (!Number.isInteger(limit) || limit < 1 || limit > max) {
     throw new ValidationError([

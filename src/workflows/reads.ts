@@ -3,8 +3,10 @@
  * notifications are separate surfaces, not one inbox (Section 2).
  */
 
+import { partnersOf } from "../assumptions.ts";
 import type { AudienceClient } from "../client-types.ts";
-import type { GetOk } from "../types.ts";
+import type { Declared } from "../declared-fields.ts";
+import type { components } from "../types.ts";
 import { unwrap } from "../unwrap.ts";
 import { type CallOptions, callInit } from "./call-options.ts";
 import { type ListOptions, pagedList } from "./list.ts";
@@ -12,9 +14,15 @@ import { type ListOptions, pagedList } from "./list.ts";
 /** @inline */
 type Client = Pick<AudienceClient, "GET" | "config">;
 
-/** GET /partners/: the partner record(s); `id` is the numeric client_id. */
-export const getPartners = async (client: Client, options?: AbortSignal | CallOptions): Promise<GetOk<"/partners/">> =>
-  unwrap(await client.GET("/partners/", callInit(options)));
+/** A partner record: `id` is the numeric client_id; the fields you declare ({@link DeclaredFields}) beside it. */
+export type Partner = components["schemas"]["Partner"] & Declared<"partner">;
+
+/**
+ * GET /partners/: the partner records, always as a list (the description allows one record or a
+ * list, Section 2 does not say which: a single record comes back as a list of one).
+ */
+export const getPartners = async (client: Client, options?: AbortSignal | CallOptions): Promise<Partner[]> =>
+  partnersOf(unwrap(await client.GET("/partners/", callInit(options)))) as Partner[];
 
 /** Partner messages, page by page (GET /messages/partner/ with page and limit). */
 export function listPartnerMessages(client: Client, options: ListOptions = {}): AsyncIterableIterator<unknown> {

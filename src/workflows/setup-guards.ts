@@ -3,9 +3,9 @@
  * process (setup-state.ts), and refuses before sending what that state does not allow. Unknown
  * state lets the call through: the guard never blocks on a guess.
  */
-import { isPublishedForm } from "../assumptions.ts";
-import type { CallHooks, HookedCall } from "../client-types.ts";
-import { SetupStateError } from "../errors/setup-state-error.ts";
+import { errorCodeOf, isPublishedForm } from "../assumptions.ts";
+import type { CallHooks, CallNote, HookedCall } from "../client-types.ts";
+import { type SetupState, SetupStateError } from "../errors/setup-state-error.ts";
 import type { SetupStates } from "./setup-state.ts";
 
 const SETUP = "/setup_processes/{eid}";
@@ -16,7 +16,7 @@ const GUARDED = new Set([SETUP, `${SETUP}/boost`, "/campaigns_setup"]);
 export function setupGuards(states: SetupStates): CallHooks {
   return {
     before: (call) => guard(states, call),
-    after: (call, result) => observe(states, call, result.response, result.data),
+    after: (call, result) => observe(states, call, result),
   };
 }
 
@@ -68,12 +68,44 @@ function guard(states: SetupStates, { op, params, body }: HookedCall): void {
   }
 }
 
-/** Learns a setup's state from a call's answer. */
-function observe(states: SetupStates, { op, params, body }: HookedCall, response: Response, data: unknown): void {
-  if (!GUARDED.has(op.path)) return;
+// Section 7: "PUT on draft endpoint after publish: rejected (code not given)" — these are the
+// statuses a refusal of that kind plausibly takes (see docs/SPECIFICATION-GAPS.md); a publish or a
+// cancel of a published setup is refused alike. The status alone proves nothing (a 400 is also a
+// field error): see publishedEvidence.
+const REFUSED_AFTER_PUBLISH = new Set([400, 405, 409, 412, 422]);
+/** The calls a published setup refuses (Section 3 rules 1–2). */
+const DRAFT_ONLY = new Set([`PUT ${SETUP}`, `POST ${SETUP}/boost`, `DELETE ${SETUP}`]);
+
+/**
+ * Whether a refusal is the "after publish" one: only when the client knows the setup is
+ * published, or the answer says so — a published form of the setup in the body, or an error code
+ * that names publication (the code is not documented; see docs/SPECIFICATION-GAPS.md).
+ */
+function publishedEvidence(body: unknown, state: SetupState): boolean {
+  return state === "published" || isPublishedForm(body) || /publish/i.test(errorCodeOf(body) ?? "");
+}
+
+type Answer = { data?: unknown; error?: unknown; response: Response };
+
+/**
+ * Learns a setup's state from a call's answer; notes a refusal because the setup is published, so
+ * that the call's error says so (errors/from-response.ts `errorFromAnswer`), whichever way the
+ * caller reads it.
+ */
+function observe(states: SetupStates, { op, params, body }: HookedCall, answer: Answer): CallNote | undefined {
+  if (!GUARDED.has(op.path)) return undefined;
   const eid = eidOf(op.path === "/campaigns_setup" ? body : params?.path);
-  if (eid === undefined) return;
+  if (eid === undefined) return undefined;
   const key = `${op.method} ${op.path}`;
+  const { response, data } = answer;
+  if (
+    DRAFT_ONLY.has(key) &&
+    REFUSED_AFTER_PUBLISH.has(response.status) &&
+    publishedEvidence(answer.error, states.get(eid))
+  ) {
+    states.set(eid, "published");
+    return { setupRefused: { eid } };
+  }
   if (response.ok) {
     if (key === `GET ${SETUP}` || key === `POST ${SETUP}` || key === `PUT ${SETUP}`)
       states.set(eid, isPublishedForm(data) ? "published" : "draft");
@@ -82,6 +114,7 @@ function observe(states: SetupStates, { op, params, body }: HookedCall, response
   } else if (key === `GET ${SETUP}` && response.status === 404) {
     states.set(eid, "none");
   }
+  return undefined;
 }
 
 function eidOf(source: unknown): string | undefined {

@@ -2,7 +2,9 @@
  * The types of a setup process handle (Section 3), apart from its implementation, so that the
  * client's types (client-types.ts) can name the handle without depending on the workflow.
  */
+
 import type { components } from "../../generated/schema.ts";
+import type { Declared } from "../declared-fields.ts";
 import type { SetupState } from "../errors/setup-state-error.ts";
 import type { CallOptions } from "./call-options.ts";
 
@@ -38,15 +40,15 @@ export interface SetupProcess {
   /** What this client has observed: unknown, none, draft or published. */
   readonly state: SetupState;
   /** Reads the draft; undefined when none exists (404). */
-  load(options?: CallOptions): Promise<unknown>;
+  load(options?: CallOptions): Promise<Declared<"setup"> | undefined>;
   /** Begins a setup (POST, not idempotent: an ambiguous failure is checked, never blindly repeated). */
-  create(payload: SetupPayload, options?: CallOptions): Promise<unknown>;
+  create(payload: SetupPayload, options?: CallOptions): Promise<Declared<"setup">>;
   /**
    * Saves the draft now (PUT), in the same ordered queue as `autosave`: after the PUT in flight,
    * never overlapping it, superseding edits not yet sent. Resolves with the stored draft. Refused
    * with SetupStateError, nothing sent, when the setup is known to be absent or published.
    */
-  update(payload: SetupPayload): Promise<unknown>;
+  update(payload: SetupPayload): Promise<Declared<"setup">>;
   /** Debounced (1 s), ordered autosave: the stored draft always ends as the last edit, `update`s included. */
   autosave(payload: SetupPayload): Promise<void>;
   /**

@@ -1,8 +1,7 @@
-import { boostTaskIdOf, isPublishedForm } from "../assumptions.ts";
+import { boostTaskIdOf } from "../assumptions.ts";
 import type { AudienceClient } from "../client-types.ts";
-import { ApiError } from "../errors/api-error.ts";
-import { contextOf } from "../errors/audience-error.ts";
-import { type SetupState, SetupStateError } from "../errors/setup-state-error.ts";
+import type { Declared } from "../declared-fields.ts";
+import { SetupStateError } from "../errors/setup-state-error.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { unwrap } from "../unwrap.ts";
@@ -10,21 +9,6 @@ import { type Autosaver, createAutosaver } from "./autosave.ts";
 import { callInit } from "./call-options.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
 import type { PublishedClusterEdit, PublishResult, SetupPayload, SetupProcess } from "./setup-process-types.ts";
-import type { SetupStates } from "./setup-state.ts";
-
-// Section 7: "PUT on draft endpoint after publish: rejected (code not given)" — these are the
-// statuses a rejection of that kind plausibly takes; see docs/SPECIFICATION-GAPS.md. The status alone
-// proves nothing (a 400 is also a field error): see publishedEvidence.
-const PUT_REJECTED = new Set([400, 405, 409, 412, 422]);
-
-/**
- * Whether a rejected PUT is the "after publish" rejection: only when the client knows the setup
- * is published, or the response says so — a published form of the setup in the body, or an
- * error code that names publication (the code is not documented; see docs/SPECIFICATION-GAPS.md).
- */
-function publishedEvidence(error: ApiError, state: SetupState): boolean {
-  return state === "published" || isPublishedForm(error.body) || /publish/i.test(error.code ?? "");
-}
 
 /** A failed edit stays pending for the next save, unless it was refused before sending: it would be refused again. */
 const keepFailed = (error: unknown): boolean => !(error instanceof ValidationError || error instanceof SetupStateError);
@@ -39,7 +23,6 @@ export type SetupWork = Omit<SetupProcess, "eid" | "state">;
  */
 export function createSetupWork(
   client: AudienceClient,
-  states: SetupStates,
   eid: string,
   debounceMs?: number,
   onBusy?: (busy: boolean) => void,
@@ -56,7 +39,7 @@ export function createSetupWork(
   // One queue for every edit of the draft: autosave, update and flush (Section 3: edits must not
   // overlap, or they land out of order).
   const autosaver = createAutosaver<SetupPayload>({
-    save: (payload) => putDraft(client, states, eid, payload),
+    save: (payload) => putDraft(client, eid, payload),
     keepFailed,
     onPending,
     ...timing,
@@ -78,17 +61,19 @@ export function createSetupWork(
     return saver;
   };
 
+  // The fields a partner declared for the setup (DeclaredFields) are theirs to rely on: taken as declared.
+  type Setup = Declared<"setup">;
   return {
     async load(options) {
       const result = await client.GET("/setup_processes/{eid}", { params: { path }, ...callInit(options) });
-      return result.response.status === 404 ? undefined : unwrap(result);
+      return result.response.status === 404 ? undefined : (unwrap(result) as Setup);
     },
     async create(payload, options) {
       return unwrap(
         await client.POST("/setup_processes/{eid}", { params: { path }, body: payload, ...callInit(options) }),
-      );
+      ) as Setup;
     },
-    update: (payload) => autosaver.saveNow(payload),
+    update: async (payload) => (await autosaver.saveNow(payload)) as Setup,
     autosave: (payload) => autosaver.autosave(payload),
     async flush(options = {}) {
       const all = [autosaver, ...clusterSavers.values()].map((saver) => saver.flush(options));
@@ -104,29 +89,11 @@ export function createSetupWork(
 }
 
 /**
- * PUT of the whole draft. A rejection with evidence that the setup is published (see
- * publishedEvidence) becomes a SetupStateError, and the setup is known to be published.
+ * PUT of the whole draft. A refusal because the setup is published is a SetupStateError, and the
+ * setup is known to be published (the setup guards judge it, errors/from-response.ts builds it).
  */
-async function putDraft(
-  client: AudienceClient,
-  states: SetupStates,
-  eid: string,
-  payload: SetupPayload,
-): Promise<unknown> {
-  const result = await client.PUT("/setup_processes/{eid}", { params: { path: { eid } }, body: payload });
-  if (result.response.ok) return result.data;
-  try {
-    return unwrap(result);
-  } catch (error) {
-    if (error instanceof ApiError && PUT_REJECTED.has(error.status) && publishedEvidence(error, states.get(eid))) {
-      states.set(eid, "published");
-      throw new SetupStateError(
-        `PUT /setup_processes/${eid} was rejected (HTTP ${error.status}); the draft endpoint works only while the setup is unpublished — edits of a published setup use POST /campaigns_setup (Section 3)`,
-        { ...contextOf(error), eid, state: "published", status: error.status },
-      );
-    }
-    throw error;
-  }
+async function putDraft(client: AudienceClient, eid: string, payload: SetupPayload): Promise<unknown> {
+  return unwrap(await client.PUT("/setup_processes/{eid}", { params: { path: { eid } }, body: payload }));
 }
 
 /** Flushes the draft's edits, publishes (boost), then reads the ad-platform connection status. */

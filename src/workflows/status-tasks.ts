@@ -22,6 +22,7 @@ export class StatusTaskStarts {
       after: ({ op, params }) => {
         const eid = params?.path?.eid;
         if (op.method === "PUT" && op.path === STATUS_PATH && typeof eid === "string") this.#eids.add(eid);
+        return undefined;
       },
     };
   }

@@ -7,16 +7,25 @@ import type * as z from "zod/mini";
 import type { components } from "../../generated/schema.ts";
 import type { EditPublishedClusterPayload, SetupPayload, TransactionSummary } from "../../generated/validators.ts";
 import {
+  type ApiError,
   type AudienceClient,
   type AudienceClientOptions,
   type AudienceError,
+  type AuthenticationError,
+  type BadRequestError,
+  type ConflictError,
   createAudienceClient,
   type DriftReport,
+  isAudienceError,
   type ListOptions,
   listEvents,
+  type NetworkError,
   type PollOptions,
   type RateLimitError,
   type RateState,
+  type SetupStateError,
+  type UnprocessableEntityError,
+  type ValidationError,
 } from "../../src/index.ts";
 
 type Schemas = components["schemas"];
@@ -93,5 +102,61 @@ describe("types", () => {
     expectTypeOf(low).toBeFunction();
     expectTypeOf(page).toBeFunction();
     expectTypeOf(wrong).toBeFunction();
+  });
+
+  it("error names are literal types, and isAudienceError narrows to the concrete classes", () => {
+    expectTypeOf<RateLimitError["name"]>().toEqualTypeOf<"RateLimitError">();
+    expectTypeOf<ValidationError["name"]>().toEqualTypeOf<"ValidationError">();
+    expectTypeOf<BadRequestError["name"]>().toEqualTypeOf<"BadRequestError">();
+    expectTypeOf<ConflictError["name"]>().toEqualTypeOf<"ConflictError">();
+    expectTypeOf<UnprocessableEntityError["name"]>().toEqualTypeOf<"UnprocessableEntityError">();
+    expectTypeOf<AuthenticationError["name"]>().toEqualTypeOf<"AuthenticationError">();
+    // the new classes are ApiErrors, and the setup error keeps the server's answer when there was one
+    expectTypeOf<ConflictError>().toMatchTypeOf<ApiError>();
+    expectTypeOf<SetupStateError["code"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<SetupStateError["status"]>().toEqualTypeOf<number | undefined>();
+    const describe = (error: unknown): string => {
+      if (!isAudienceError(error)) return "not ours";
+      switch (error.name) {
+        case "RateLimitError":
+          expectTypeOf(error).toEqualTypeOf<RateLimitError>();
+          return `retry in ${error.retryAfterMs ?? 0} ms`;
+        case "ValidationError":
+          return error.issues.map((i) => i.field).join();
+        case "SetupStateError":
+          return `${error.eid} ${error.state} ${error.code ?? ""}`;
+        case "ConflictError":
+          return `${error.status} ${error.code ?? ""}`;
+        case "ApiError":
+          return `${error.status}`;
+        case "NetworkError":
+          expectTypeOf(error).toMatchTypeOf<NetworkError>();
+          return error.message;
+        default:
+          return error.supportReport();
+      }
+    };
+    expectTypeOf(describe).toBeFunction();
+    // every name is one of the client's, and each maps to one class
+    const names = (error: AudienceError) => error.name;
+    expectTypeOf(names).returns.toEqualTypeOf<
+      | "AudienceError"
+      | "ApiError"
+      | "AuthenticationError"
+      | "PartnerAccessError"
+      | "NotFoundError"
+      | "RateLimitError"
+      | "ServerError"
+      | "BadRequestError"
+      | "ConflictError"
+      | "UnprocessableEntityError"
+      | "NetworkError"
+      | "TimeoutError"
+      | "ResponseTooLargeError"
+      | "PartnerSelectionError"
+      | "SessionError"
+      | "SetupStateError"
+      | "ValidationError"
+    >();
   });
 });
