@@ -10,6 +10,7 @@ export default defineConfig({
     alias: [
       { find: /^@audience-intelligence\/client\/testing$/, replacement: src("testing/index.ts") },
       { find: /^@audience-intelligence\/client\/react-query$/, replacement: src("react-query/index.ts") },
+      { find: /^@audience-intelligence\/client\/redis$/, replacement: src("redis/index.ts") },
       { find: /^@audience-intelligence\/client$/, replacement: src("index.ts") },
     ],
   },

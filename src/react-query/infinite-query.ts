@@ -5,11 +5,11 @@
  */
 import { type InfiniteData, type QueryClient, useInfiniteQuery } from "@tanstack/react-query";
 import { pageItemsOf } from "../assumptions.ts";
-import type { AudienceClient } from "../client-types.ts";
 import { pageEnd, pageSignature } from "../workflows/page-end.ts";
 import { callOnce } from "./call.ts";
 import { queryKeyOf } from "./query-key.ts";
 import { ONE_LAYER_RETRIES } from "./query-options.ts";
+import { type Binding, readFnOf, readIdOf, tenantFor } from "./read.ts";
 import type { UseInfiniteQueryMethod } from "./types.ts";
 
 type Pages = InfiniteData<unknown, number>;
@@ -30,7 +30,8 @@ export function withoutRepeat(data: Pages): Pages {
 }
 
 /** Builds `useInfiniteQuery` of one client. */
-export function infiniteQueryFor(client: AudienceClient, partner: () => string): UseInfiniteQueryMethod {
+export function infiniteQueryFor(binding: Binding): UseInfiniteQueryMethod {
+  const { client } = binding;
   return ((
     method: "get",
     path: string,
@@ -40,14 +41,25 @@ export function infiniteQueryFor(client: AudienceClient, partner: () => string):
   ) => {
     const limit = client.config.maxPageLimit;
     const { select, ...rest } = options as { select?: (data: Pages) => unknown };
+    const page = (pageParam: number, signal?: AbortSignal) => {
+      const query = { ...init?.params?.query, page: pageParam, limit };
+      return callOnce(client, method, path, { ...init, params: { ...init?.params, query } }, signal);
+    };
+    // The first page is the read sent early while the partner is not known (early-reads.ts).
+    const id = readIdOf(method, path, init, "infinite");
+    const tenant = tenantFor(binding, id, () => page(1));
+    const first = readFnOf(binding, tenant, id, ({ signal }: { signal?: AbortSignal }) => page(1, signal));
+    const later = async (pageParam: number, signal: AbortSignal) => {
+      const data = await page(pageParam, signal);
+      binding.scope.check(tenant);
+      return data;
+    };
     return useInfiniteQuery(
       {
         ...rest,
-        queryKey: queryKeyOf(partner(), method, path, init, "infinite"),
-        queryFn: ({ pageParam, signal }: { pageParam: number; signal: AbortSignal }) => {
-          const query = { ...init?.params?.query, page: pageParam, limit };
-          return callOnce(client, method, path, { ...init, params: { ...init?.params, query } }, signal);
-        },
+        queryKey: queryKeyOf(tenant, method, path, init, "infinite"),
+        queryFn: (context: { pageParam: number; signal: AbortSignal }) =>
+          context.pageParam === 1 ? first(context) : later(context.pageParam, context.signal),
         initialPageParam: 1,
         getNextPageParam: (_last: unknown, pages: unknown[], lastPage: number) => nextPageOf(pages, lastPage, limit),
         select: (data: Pages) => (select ? select(withoutRepeat(data)) : withoutRepeat(data)),

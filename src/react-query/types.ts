@@ -1,6 +1,6 @@
 /**
  * The binding's types: openapi-react-query's call shapes (lower-case method, path, init, options,
- * query client) over the client's paths, with the client's typed errors and the partner in the key.
+ * query client) over the client's paths, with the client's typed errors and the tenant in the key.
  */
 import type {
   InfiniteData,
@@ -17,6 +17,7 @@ import type {
 import type { FetchResponse, MaybeOptionalInit } from "openapi-fetch";
 import type { AudienceError } from "../errors/audience-error.ts";
 import type { ClientPaths } from "../types.ts";
+import type { QueryTenant } from "./tenant.ts";
 
 /** The HTTP methods, lower-case as openapi-react-query has them. */
 export type HttpMethod = "get" | "put" | "post" | "delete" | "patch";
@@ -35,13 +36,13 @@ export type DataOf<M extends HttpMethod, P extends PathsWith<M>> = NonNullable<
 >;
 
 /**
- * `[partnerId, method, path, params]`: a partner's data is never served to another partner. A
- * client whose partner is not known yet (chosen at sign-in from the IdToken) is keyed by a
- * name of its own instead, never shared with another client. Infinite queries add `"infinite"`,
- * the setup draft `"draft"`: their data has another shape than the plain read's.
+ * `[{ partner, environment }, method, path, params]`: a partner's data is never served to another
+ * partner, nor one environment's to another. The partner is known before a key is made (given,
+ * or the client's), never guessed. Infinite queries add `"infinite"`, the setup draft `"draft"`:
+ * their data has another shape than the plain read's.
  */
 export type AudienceQueryKey = readonly [
-  partner: string,
+  tenant: QueryTenant,
   method: HttpMethod,
   path: string,
   params: object,
@@ -63,7 +64,7 @@ export type QueryOptionsFunction = <M extends HttpMethod, P extends PathsWith<M>
   path: P,
   ...args: Args<InitOf<M, P>, [options?: QueryOpts<DataOf<M, P>, S>]>
 ) => UseQueryOptions<DataOf<M, P>, QueryError, S, AudienceQueryKey> & {
-  /** `[partnerId, method, path, params]`. */
+  /** `[{ partner, environment }, method, path, params]`. */
   queryKey: AudienceQueryKey;
   /** The call through the client; rejects with its typed error. */
   queryFn: (context: { signal: AbortSignal }) => Promise<DataOf<M, P>>;

@@ -64,8 +64,19 @@ const fail = (option: string, problem: string): never => {
   throw new TypeError(`redisCoordinator: option "${option}" ${problem}`);
 };
 
+/** What {@link redisCoordinator} returns: a coordinator that can be closed. */
+export interface RedisCoordinator extends Coordinator {
+  /**
+   * Ends this process's part: stops renewing its leases and takes it off the partner's live
+   * processes. Call it when the process is done (a script's `finally`), then close your Redis
+   * client yourself — the coordinator never opens or closes a connection. Calls after `close()`
+   * are not coordinated reliably; close the client's last call first.
+   */
+  close(): Promise<void>;
+}
+
 /** A coordinator that keeps the partner's slots, pace, cool-downs and session in Redis. */
-export function redisCoordinator(options: RedisCoordinatorOptions): Coordinator {
+export function redisCoordinator(options: RedisCoordinatorOptions): RedisCoordinator {
   if (typeof options !== "object" || options === null) fail("redis", "is required");
   const keyPrefix = options.keyPrefix ?? "audience:";
   if (typeof keyPrefix !== "string" || /[\s{}]/.test(keyPrefix))
@@ -101,6 +112,10 @@ export function redisCoordinator(options: RedisCoordinatorOptions): Coordinator 
         `${keyPrefix}{s:${digest(`${key.environment}\n${key.identity}`)}}:`,
         settings,
       );
+    },
+    async close(): Promise<void> {
+      await Promise.all([...partners.values()].map((partner) => partner.close()));
+      partners.clear();
     },
   };
 }

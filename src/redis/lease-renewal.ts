@@ -37,6 +37,12 @@ export class LeaseRenewal {
     this.#activeAt = monotonicNow();
   }
 
+  /** Stops renewing: the coordinator is closed (leases still held lapse within `leaseMs`). */
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
   #tick(): void {
     if (this.held.size === 0 && monotonicNow() - this.#activeAt > this.#liveMs) {
       clearInterval(this.#timer);

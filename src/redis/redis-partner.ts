@@ -254,6 +254,15 @@ export class RedisPartner implements PartnerCoordination {
     });
   }
 
+  /**
+   * Stops this process's renewals and takes it off the partner's live processes at once, so the
+   * others' fair share counts without it; best effort (a Redis that is away forgets it in `liveMs`).
+   */
+  async close(): Promise<void> {
+    this.#leases.stop();
+    await this.#redis.send("ZREM", this.#keys[2] as string, this.#s.processId).catch(() => undefined);
+  }
+
   load(): PartnerLoad {
     const fallback = this.#fallback?.load();
     const seen = this.#seen;

@@ -195,6 +195,40 @@ describe.skipIf(!enabled)("consumers (npm run test:consumers)", () => {
     expect(manifestBeforePack).toMatch(/"postinstall":/); // the repository keeps it: workspace members build with it
   });
 
+  it(
+    "README's install section, as written, installs the client and its runtime dependencies only",
+    async () => {
+      const readme = await readFile(join(root, "README.md"), "utf8");
+      const section = readme.slice(
+        readme.indexOf("## Install\n"),
+        readme.indexOf("\n## ", readme.indexOf("## Install\n") + 1),
+      );
+      const command = /```sh\n(npm install \.\/(\S+\.tgz))\n```/.exec(section);
+      expect(command?.[2]).toBe(packed?.filename);
+      const app = join(scratch, "readme-install");
+      await mkdir(app, { recursive: true });
+      await writeFile(join(app, "package.json"), json({ name: "fresh-app", private: true, type: "module" }));
+      await cp(join(scratch, packed?.filename ?? ""), join(app, packed?.filename ?? ""));
+      const [bin, ...args] = (command?.[1] ?? "").split(" ");
+      expect(bin).toBe("npm");
+      await npm(args, app);
+      const { stdout } = await npm(["ls", "--all", "--parseable"], app);
+      const installed = stdout
+        .split("\n")
+        .filter(Boolean)
+        .slice(1)
+        .map((path) => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length))
+        .sort();
+      expect(installed).toEqual([pkg.name, "openapi-fetch", "openapi-typescript-helpers", "zod"].sort());
+      await writeFile(
+        join(app, "check.mjs"),
+        `import { createAudienceClient } from "${pkg.name}";\nconsole.log(typeof createAudienceClient);\n`,
+      );
+      expect((await run(process.execPath, ["check.mjs"], app)).stdout.trim()).toBe("function");
+    },
+    SLOW,
+  );
+
   consumerSuite("as a member of an npm workspace", async () => {
     const ws = join(scratch, "workspace");
     const member = join(ws, "packages", "client");

@@ -206,6 +206,26 @@ describe.skipIf(!enabled)("workspace members from source (npm run test:workspace
       SLOW,
     );
 
+    it.runIf(manager.title === "npm")(
+      "the root test run docs/PACKAGING.md shows finds the app's tests and none of the member's",
+      async () => {
+        const vitest = join(ws, "node_modules", "vitest", "vitest.mjs");
+        const list = async () =>
+          (await run(process.execPath, [vitest, "list", "--filesOnly"], ws)).stdout.split("\n").filter(Boolean);
+        // Without the setting, the member's suite is in the way (the reason for it).
+        expect((await list()).some((file) => file.includes("packages/client/test/"))).toBe(true);
+        const docs = await readFile(join(root, "docs", "PACKAGING.md"), "utf8");
+        const config = /```ts\n(\/\/ vitest\.config\.ts at the workspace root[\s\S]*?)```/.exec(docs)?.[1];
+        expect(config).toBeDefined();
+        await writeFile(join(ws, "vitest.config.ts"), config as string);
+        const files = await list();
+        await rm(join(ws, "vitest.config.ts"));
+        expect(files.filter((file) => file.includes("packages/client/"))).toEqual([]);
+        expect(files.some((file) => file.includes("packages/app/test/"))).toBe(true);
+      },
+      SLOW,
+    );
+
     it("the app resolves the workspace member, not a registry copy", async () => {
       await writeFile(
         join(app, "resolve.cjs"),

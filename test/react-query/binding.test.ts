@@ -22,13 +22,14 @@ const clientFor = (partnerId: string) =>
   createAudienceClient({ baseUrl: `${server.url}/api/v3`, session: { accessToken: "t" }, partnerId });
 
 describe("queryOptions", () => {
-  it("keys by [partner, method, path, params]: two partners never share an entry", async () => {
+  it("keys by [{ partner, environment }, method, path, params]: two partners never share an entry", async () => {
     const a = createQueryHooks(clientFor("partner-a"));
     const b = createQueryHooks(clientFor("partner-b"));
     const init = { params: { path: { eid: "e1" }, query: { type: "capacity" as const } } };
     const optionsA = a.queryOptions("get", "/events/{eid}/lookout_prediction", init);
     const optionsB = b.queryOptions("get", "/events/{eid}/lookout_prediction", init);
-    expect(optionsA.queryKey).toEqual(["partner:partner-a", "get", "/events/{eid}/lookout_prediction", init.params]);
+    const tenant = { partner: "partner-a", environment: `${server.url}/api/v3` };
+    expect(optionsA.queryKey).toEqual([tenant, "get", "/events/{eid}/lookout_prediction", init.params]);
     const cache = new QueryClient();
     expect(await cache.fetchQuery(optionsA)).toEqual({ partner: "partner-a" });
     expect(await cache.fetchQuery(optionsB)).toEqual({ partner: "partner-b" });

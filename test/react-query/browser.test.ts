@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SPEC } from "../../src/index.ts";
 import { STALE_READS } from "../../src/react-query/index.ts";
 import { type MockApi, startMockApi } from "../../src/testing/index.ts";
+import { FIRST_LOAD_PARTNER, SHAPES } from "./app/constants.ts";
 import { type Seen, type Site, startSite } from "./site.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -28,7 +29,9 @@ type Page = {
   goto(url: string): Promise<unknown>;
   evaluate<T>(fn: string): Promise<T>;
   focus(selector: string): Promise<void>;
-  keyboard: { type(text: string, options: { delay: number }): Promise<void> };
+  click(selector: string): Promise<void>;
+  fill(selector: string, value: string): Promise<void>;
+  keyboard: { type(text: string, options: { delay: number }): Promise<void>; press(key: string): Promise<void> };
   waitForTimeout(ms: number): Promise<void>;
   on(event: "console" | "pageerror", listener: (message: unknown) => void): void;
 };
@@ -116,9 +119,10 @@ describe.skipIf(!enabled)("the React Query binding in Chromium, against startMoc
       if (entry.startsWith("switch:")) partner = `partner-${entry.slice("switch:".length)}`;
       else expect(["pending", partner]).toContain(entry);
     }
-    expect(result.keys.map((k) => `${String(k.key[0])} ${k.partner}`).sort()).toEqual([
-      "partner:partner-a partner-a",
-      "partner:partner-b partner-b",
+    const tenantOf = (k: unknown[]) => (k[0] as { partner: string; environment: string }).partner;
+    expect(result.keys.map((k) => `${tenantOf(k.key)} ${k.partner}`).sort()).toEqual([
+      "partner-a partner-a",
+      "partner-b partner-b",
     ]);
     expect(new Set(seen.map((s) => s.partner))).toEqual(new Set(["partner-a", "partner-b"]));
   });
@@ -133,7 +137,8 @@ describe.skipIf(!enabled)("the React Query binding in Chromium, against startMoc
     expect(after.every((s) => s.partner === "partner-a")).toBe(true);
     expect(seen.filter((s) => s.method === "POST").map(pathOf)).toEqual(["/setup_processes/evt-1001/boost"]);
     const refreshed = result.invalidated.map((k) => JSON.stringify([k[0], k[2], k[3]]));
-    const listed = mapped.map((p) => JSON.stringify(["partner:partner-a", p, { path: { eid: "evt-1001" } }]));
+    const tenant = { partner: "partner-a", environment: `${site?.url}/api/v3` };
+    const listed = mapped.map((p) => JSON.stringify([tenant, p, { path: { eid: "evt-1001" } }]));
     expect(refreshed.sort()).toEqual(listed.sort());
   });
 
@@ -194,5 +199,86 @@ describe.skipIf(!enabled)("the React Query binding in Chromium, against startMoc
     expect(result.afterPublish).toEqual({ state: "published", error: "SetupStateError", typed: true });
     // The edit after publish was refused before sending.
     expect(puts.filter((s) => s.body.includes("after publish"))).toEqual([]);
+  }, 30_000);
+
+  it("a first load whose partner comes from the IdToken sends each read once, with no loading flash", async () => {
+    const { result, seen } = await run<{ log: string[]; shown: string[] }>("firstLoad");
+    const counts = new Map<string, number>();
+    for (const s of seen) counts.set(s.url, (counts.get(s.url) ?? 0) + 1);
+    expect(Object.fromEntries(counts)).toEqual({
+      "/events/evt-1001": 1,
+      "/events/evt-1001/lookout_prediction?type=capacity": 1,
+      "/events/evt-1001/campaigns": 1,
+      "/events/?page=1&limit=100": 1,
+      "/setup_processes/evt-1001": 1,
+    });
+    expect(seen.every((s) => s.partner === FIRST_LOAD_PARTNER)).toBe(true);
+    // Once a component has shown its data it never shows a loading state again.
+    for (const id of result.shown) {
+      const states = result.log.filter((l) => l.startsWith(`${id}:`)).map((l) => l.slice(id.length + 1));
+      expect(states.slice(states.indexOf("success"))).toEqual(
+        states.slice(states.indexOf("success")).map(() => "success"),
+      );
+    }
+  });
+});
+
+/** The last PUT of a shape's draft, as the server received it. */
+function storedDraft(shape: keyof typeof SHAPES, from: number) {
+  const puts = (site?.seen.slice(from) ?? []).filter(
+    (s) => s.method === "PUT" && s.url === `/setup_processes/${SHAPES[shape]}`,
+  );
+  return { puts, last: JSON.parse(puts.at(-1)?.body ?? "{}") as Record<string, unknown> };
+}
+
+/** Types `text` into an empty field (the loaded draft may already hold a value). */
+async function typeInto(selector: string, text: string): Promise<void> {
+  await page.fill(selector, "");
+  await page.focus(selector);
+  await page.keyboard.type(text, { delay: 30 });
+}
+
+describe.skipIf(!enabled)("the wizard's edits, from any step or component, end on the server", () => {
+  afterAll(() => page?.evaluate("globalThis.shapes.stop()"));
+
+  it('"Next" pressed within 150 ms of the last keystroke: the name and the next step\'s field are both stored', async () => {
+    await page.evaluate("globalThis.shapes.start('next')");
+    const from = site?.seen.length ?? 0;
+    await typeInto("#next-name", "Spring Gala");
+    // "Next" from the keyboard, as a quick user presses it: Tab to the button, Enter.
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await typeInto("#next-budget", "500");
+    const saved = await page.evaluate<{ at: number; nextAfterEditMs: number }>("globalThis.shapes.saved('next')");
+    expect(saved.nextAfterEditMs).toBeLessThan(150);
+    const { puts, last } = storedDraft("next", from);
+    expect(last).toMatchObject({ campaign_name: "Spring Gala", total_budget: 500 });
+    expect(puts.every((p) => p.at <= saved.at)).toBe(true); // "saved" once the server holds the last edit
+  }, 30_000);
+
+  it("a cache that keeps the draft as first loaded (staleTime 60 s): step 2 starts from the saved name", async () => {
+    await page.evaluate("globalThis.shapes.start('stale')");
+    const from = site?.seen.length ?? 0;
+    await typeInto("#stale-name", "Autumn Fair");
+    await page.evaluate("globalThis.shapes.saved('stale')");
+    await page.click("#stale-next");
+    await typeInto("#stale-budget", "750");
+    const saved = await page.evaluate<{ at: number; draft: unknown }>("globalThis.shapes.saved('stale')");
+    const { puts, last } = storedDraft("stale", from);
+    expect(last).toMatchObject({ campaign_name: "Autumn Fair", total_budget: 750 });
+    expect(saved.draft).toMatchObject({ campaign_name: "Autumn Fair", total_budget: 750 });
+    expect(puts.every((p) => p.at <= saved.at)).toBe(true);
+  }, 30_000);
+
+  it("two components of one draft on screen: each edit starts from the other's", async () => {
+    await page.evaluate("globalThis.shapes.start('both')");
+    const from = site?.seen.length ?? 0;
+    await typeInto("#both-name", "Winter Market");
+    await typeInto("#both-budget", "900");
+    const saved = await page.evaluate<{ at: number; draft: unknown }>("globalThis.shapes.saved('both')");
+    const { puts, last } = storedDraft("both", from);
+    expect(last).toMatchObject({ campaign_name: "Winter Market", total_budget: 900 });
+    expect(saved.draft).toMatchObject({ campaign_name: "Winter Market", total_budget: 900 });
+    expect(puts.every((p) => p.at <= saved.at)).toBe(true);
   }, 30_000);
 });

@@ -4,11 +4,13 @@
  * what it saw; the test reads the rest from the site's record of the requests.
  */
 import { attemptsScenario } from "./attempts.ts";
+import { firstLoadScenario } from "./first-load.ts";
 import { pagesScenario } from "./pages.ts";
 import { partnersScenario } from "./partners.ts";
 import { publishScenario } from "./publish.ts";
 import { suspenseScenario } from "./suspense.ts";
 import { finishWizard, startWizard } from "./wizard.ts";
+import { savedShape, startShape, stopShapes } from "./wizard-shapes.ts";
 
 Object.assign(globalThis, {
   scenarios: {
@@ -17,6 +19,8 @@ Object.assign(globalThis, {
     attempts: attemptsScenario,
     pages: pagesScenario,
     suspense: suspenseScenario,
+    firstLoad: firstLoadScenario,
   },
   wizard: { start: startWizard, finish: finishWizard },
+  shapes: { start: startShape, saved: savedShape, stop: stopShapes },
 });
