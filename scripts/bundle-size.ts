@@ -20,13 +20,14 @@ export const TARGET_KB = 20;
 
 /**
  * The budget CI keeps (`npm run size` exits 1 above it): a ratchet just above today's size
- * (17.3 KB), so the bundle cannot grow unnoticed. Lower it whenever the size comes down; raise it
+ * (17.3 KB; 17.7 KB with the session provider's option check and `client.accessToken()`), so the
+ * bundle cannot grow unnoticed. Lower it whenever the size comes down; raise it
  * only with the reason in the commit and the CHANGELOG. It was 37.5 KB before the engine became a
  * lazily loaded chunk (create-client.ts, engine.ts: createAudienceClient checks the options and
  * builds the client object at once; the session, the transport, openapi-fetch and the request
  * guards load when a client is created). Its history is this file's git log.
  */
-export const BUDGET_KB = 17.5;
+export const BUDGET_KB = 17.8;
 
 /** The target for an app using only `createAudienceClient` and `unwrap`, up front, KB min+gzip. */
 export const MINIMUM_TARGET_KB = 12;
@@ -42,9 +43,10 @@ export const LOADED_TARGET_KB = 25;
  * The budget CI keeps for that app (11.0 KB up front when the engine became a lazily loaded chunk;
  * 11.3 KB with the redaction retention and the weakly held setup handles; 11.8 KB with the secret
  * lifetimes, terminal-safe server text and the `headers` option; 11.9 KB with the strict
- * percent-encoded form of a secret; 11.1 KB once the operation table loads with the engine).
+ * percent-encoded form of a secret; 11.1 KB once the operation table loads with the engine; 11.6 KB with the session provider's
+ * option check and `client.accessToken()`).
  */
-export const MINIMUM_BUDGET_KB = 11.5;
+export const MINIMUM_BUDGET_KB = 11.7;
 
 /** The browser build's target up front for `createAudienceClient` + `unwrap`, KB min+gzip. */
 export const BROWSER_MINIMUM_TARGET_KB = 10;
@@ -54,9 +56,9 @@ export const BROWSER_MINIMUM_TARGET_KB = 10;
  * export up front; the `createAudienceClient` + `unwrap` app up front; the same app after its
  * first read and first validated write (the target for that one is LOADED_TARGET_KB).
  */
-export const BROWSER_BUDGET_KB = 99;
-export const BROWSER_MINIMUM_BUDGET_KB = 99;
-export const BROWSER_LOADED_BUDGET_KB = 99;
+export const BROWSER_BUDGET_KB = 18;
+export const BROWSER_MINIMUM_BUDGET_KB = 11.8;
+export const BROWSER_LOADED_BUDGET_KB = 45.7;
 
 /**
  * What the React Query binding (`/react-query`) may add to an app that already uses the client

@@ -9,6 +9,6 @@ import { fail } from "./checks.ts";
 export function refusedByThisBuild(option: string): void {
   fail(
     option,
-    "(a password or refresh token) is server-side only (Section 5.4), and this is the browser build (the package's browser/worker export condition), which cannot sign in or refresh, even with dangerouslyAllowBrowser: true; give `session` an async function that asks your backend for an access token, or run this on a server",
+    "is server-side only (Section 5.4): the browser build cannot sign in or refresh, even with dangerouslyAllowBrowser: true; give `session` an async function that asks your backend for a token",
   );
 }
