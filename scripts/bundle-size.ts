@@ -57,7 +57,7 @@ export const BROWSER_MINIMUM_TARGET_KB = 10;
  * first read and first validated write (the target for that one is LOADED_TARGET_KB).
  */
 export const BROWSER_BUDGET_KB = 18;
-export const BROWSER_MINIMUM_BUDGET_KB = 11.8;
+export const BROWSER_MINIMUM_BUDGET_KB = 11.7;
 export const BROWSER_LOADED_BUDGET_KB = 45.7;
 
 /**

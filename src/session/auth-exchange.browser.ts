@@ -7,7 +7,7 @@ import type { AudienceError } from "../errors/audience-error.ts";
 import { SessionError } from "../errors/session-error.ts";
 import type { AuthAnswer, ExchangeDeps } from "./auth-exchange.ts";
 
-export type { AuthAnswer, AuthPath, ExchangeDeps } from "./auth-exchange.ts";
+export type { AuthAnswer, ExchangeDeps } from "./auth-exchange.ts";
 
 /** Why a renewal failed, for the message of a 401 it could not renew (without the request id). */
 export function failureReason(error: AudienceError): string {
