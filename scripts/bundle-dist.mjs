@@ -22,57 +22,79 @@
  */
 import { resolve } from "node:path";
 import { rolldown } from "rolldown";
+import { rolldownBrowserSwaps } from "./browser-build.mjs";
 
 const ROOT = resolve("src/index.ts");
 
-/** The modules the root entry loads up front: its static imports, followed down (not `import()`). */
-let rootGraph;
-function inRootGraph(id, ctx) {
-  if (!rootGraph) {
-    rootGraph = new Set();
-    const visit = (moduleId) => {
-      const info = ctx.getModuleInfo(moduleId);
-      if (!info || info.isExternal || rootGraph.has(moduleId)) return;
-      rootGraph.add(moduleId);
-      for (const next of info.importedIds) visit(next);
-    };
-    visit(ROOT);
-  }
-  return rootGraph.has(id);
+/**
+ * The modules the root entry loads up front: its static imports, followed down (not `import()`).
+ * One set per build (the browser build's graph has the browser siblings).
+ */
+function rootGroup() {
+  let rootGraph;
+  return (id, ctx) => {
+    if (!rootGraph) {
+      rootGraph = new Set();
+      const visit = (moduleId) => {
+        const info = ctx.getModuleInfo(moduleId);
+        if (!info || info.isExternal || rootGraph.has(moduleId)) return;
+        rootGraph.add(moduleId);
+        for (const next of info.importedIds) visit(next);
+      };
+      visit(ROOT);
+    }
+    return rootGraph.has(id) && id !== ROOT ? "client" : null;
+  };
 }
 
-const bundle = await rolldown({
-  input: {
-    "src/index": "src/index.ts",
-    "src/coordination/index": "src/coordination/index.ts",
-    "src/node/index": "src/node/index.ts",
-    "src/testing/index": "src/testing/index.ts",
-    "src/redis/index": "src/redis/index.ts",
-    "src/react-query/index": "src/react-query/index.ts",
-    // The MCP server and its stdio bin: only these load @modelcontextprotocol/sdk (an optional peer).
-    "src/mcp/index": "src/mcp/index.ts",
-    "src/mcp/bin": "src/mcp/bin.ts",
-  },
-  platform: "neutral",
-  // Every bare specifier (packages, node: builtins) stays an import.
-  external: (id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0"),
-  transform: { target: "es2022" },
-  preserveEntrySignatures: "strict",
-  logLevel: "warn",
-});
-await bundle.write({
-  dir: "dist",
-  format: "esm",
-  sourcemap: true,
-  entryFileNames: "[name].js",
-  chunkFileNames: "src/chunks/[name]-[hash].js",
-  // Doc comments are in the declarations; keep what bundlers and licences read.
-  comments: { legal: true, annotation: true, jsdoc: false },
-  codeSplitting: {
-    // The root's own module stays the entry (its public exports only); what it loads goes in "client".
-    groups: [
-      { debugName: "root entry, up front", name: (id, ctx) => (inRootGraph(id, ctx) && id !== ROOT ? "client" : null) },
-    ],
-  },
-});
-await bundle.close();
+const ENTRIES = {
+  "src/index": "src/index.ts",
+  "src/coordination/index": "src/coordination/index.ts",
+  "src/node/index": "src/node/index.ts",
+  "src/testing/index": "src/testing/index.ts",
+  "src/redis/index": "src/redis/index.ts",
+  "src/react-query/index": "src/react-query/index.ts",
+  // The MCP server and its stdio bin: only these load @modelcontextprotocol/sdk (an optional peer).
+  "src/mcp/index": "src/mcp/index.ts",
+  "src/mcp/bin": "src/mcp/bin.ts",
+};
+
+/**
+ * The browser build (package.json's `browser` and `worker` conditions), under dist/browser/: the
+ * entries a page imports, with the server-only modules of scripts/browser-build.mjs swapped for
+ * their browser siblings. Its own chunks, so `/react-query` shares the root's classes there too.
+ */
+const BROWSER_ENTRIES = {
+  "src/index": ENTRIES["src/index"],
+  "src/react-query/index": ENTRIES["src/react-query/index"],
+};
+
+async function write(input, dir, plugins) {
+  const bundle = await rolldown({
+    input,
+    plugins,
+    platform: "neutral",
+    // Every bare specifier (packages, node: builtins) stays an import.
+    external: (id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0"),
+    transform: { target: "es2022" },
+    preserveEntrySignatures: "strict",
+    logLevel: "warn",
+  });
+  await bundle.write({
+    dir,
+    format: "esm",
+    sourcemap: true,
+    entryFileNames: "[name].js",
+    chunkFileNames: "src/chunks/[name]-[hash].js",
+    // Doc comments are in the declarations; keep what bundlers and licences read.
+    comments: { legal: true, annotation: true, jsdoc: false },
+    codeSplitting: {
+      // The root's own module stays the entry (its public exports only); what it loads goes in "client".
+      groups: [{ debugName: "root entry, up front", name: rootGroup() }],
+    },
+  });
+  await bundle.close();
+}
+
+await write(ENTRIES, "dist", []);
+await write(BROWSER_ENTRIES, "dist/browser", [rolldownBrowserSwaps(resolve("."))]);

@@ -13,16 +13,6 @@ export function networkFailureHint(): string {
 }
 
 /**
- * What to do about a session the client lacks or cannot renew, in the runtime it runs in: a page
- * may hold neither a password nor a refresh token (Section 5.4), so it gives `session` a provider.
- */
-export function sessionRemedy(): string {
-  return isBrowserLike()
-    ? "in a page, give `session` an async function that asks your backend for a token (the backend calls client.accessToken()), and pass partnerId"
-    : "pass credentials, a session with a refresh token, a tokenStore, or `session` as an async function that returns a token";
-}
-
-/**
  * Appended to an error whose response carried no readable `x-request-id` when a browser called
  * another origin: the header exists there only if the API lists it in Access-Control-Expose-Headers.
  */

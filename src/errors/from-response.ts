@@ -22,6 +22,7 @@ import {
 import { contextOf } from "./audience-error.ts";
 import { hiddenRequestIdHint } from "./browser-hints.ts";
 import { SetupStateError } from "./setup-state-error.ts";
+import { UNRENEWABLE_TOKEN } from "./unrenewable.ts";
 
 /** The classes of the statuses that have one and no message of their own. */
 const BY_STATUS: Readonly<Record<number, typeof ApiError>> = {
@@ -52,32 +53,6 @@ function notForToken(record: Partial<CallRecord>, code: string | undefined): boo
  * docs/SPECIFICATION-GAPS.md); any other code is that code's error, not a PartnerAccessError.
  */
 const isPartnerHeaderCase = (code: string | undefined): boolean => code === undefined || /partner/i.test(code);
-
-/** A 401 nothing could renew (Section 5): the reason follows in parentheses. */
-const UNRENEWABLE_TOKEN = "the server refused the access token and nothing can renew it";
-
-/** Why nothing can renew a token when the client was given only an access token. */
-export const NOTHING_TO_RENEW = "the client has no refresh token or credentials";
-
-/** Why a call was not sent: the access token expired and nothing can renew it (no HTTP answer: a SessionError). */
-export const EXPIRED_UNRENEWABLE =
-  "The access token has expired and there is no refresh token or credentials to renew it";
-
-/**
- * A call not sent because the server refused the access token with a 401 and nothing could renew
- * it: the same class as the call that met the 401 (one cause, one class), carrying that 401's
- * status and request id, and why nothing could renew the token.
- */
-export function notSentAfter401(
-  reason: string,
-  context: { readonly requestId?: string | undefined; readonly partnerId?: string | undefined },
-): AuthenticationError {
-  const id = context.requestId ? ` [request id ${context.requestId}]` : "";
-  return new AuthenticationError(
-    `Not sent: ${UNRENEWABLE_TOKEN} (${reason}); pass a new session with client.useSession() or new credentials with client.useCredentials()${id}`,
-    { status: 401, requestId: context.requestId, partnerId: context.partnerId, expected: "a session" },
-  );
-}
 
 const WRITE_NOTE = "the write may have happened: check before repeating it (Section 3 rule 3)";
 

@@ -10,6 +10,7 @@ import { isBrowserLike } from "../internal/runtime.ts";
 import type { AudienceClientOptions, ClientConfig } from "../option-types.ts";
 import type { SessionTokens } from "../session/tokens.ts";
 import { fail, isObject, method, object, token } from "./checks.ts";
+import { refusedByThisBuild } from "./server-only.ts";
 
 type AuthConfig = Pick<
   ClientConfig,
@@ -76,6 +77,7 @@ export function normalizeCredentials(value: unknown, allowBrowser: boolean): Cli
   if (typeof username !== "string" || !username.trim()) fail("credentials.username", "must be a non-empty string");
   if (typeof password !== "string" || !password) fail("credentials.password", "must be a non-empty string");
   if (!allowBrowser) serverSideOnly();
+  refusedByThisBuild("credentials");
   return Object.freeze({ username: username as string, password: password as string });
 }
 
@@ -85,6 +87,7 @@ export function normalizeSessionTokens(value: unknown, allowBrowser: boolean): R
   const refreshToken = token("session.refreshToken", s.refreshToken, false);
   const idToken = token("session.idToken", s.idToken, false);
   if (!allowBrowser && refreshToken) serverSideOnly();
+  if (refreshToken) refusedByThisBuild("session.refreshToken");
   return Object.freeze({
     accessToken: token("session.accessToken", s.accessToken, true) as string,
     ...(refreshToken ? { refreshToken } : {}),

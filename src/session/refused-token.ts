@@ -6,7 +6,7 @@
  * the refresh's or the sign-in's), whatever the timing of the refresh that failed.
  */
 import type { AudienceError } from "../errors/audience-error.ts";
-import { NOTHING_TO_RENEW, notSentAfter401 } from "../errors/from-response.ts";
+import { NOTHING_TO_RENEW, notSentAfter401 } from "../errors/session-refusals.ts";
 import type { Redactor } from "../internal/redact.ts";
 import { failureReason } from "./auth-exchange.ts";
 import type { FailureBudget } from "./failure-budget.ts";

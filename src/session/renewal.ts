@@ -11,9 +11,8 @@
  *   of the 401 that refused it (refused-token.ts).
  */
 import type { AudienceError } from "../errors/audience-error.ts";
-import { sessionRemedy } from "../errors/browser-hints.ts";
-import { EXPIRED_UNRENEWABLE } from "../errors/from-response.ts";
 import { SessionError } from "../errors/session-error.ts";
+import { EXPIRED_UNRENEWABLE, sessionRemedy } from "../errors/session-refusals.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import type { AuthAnswer, AuthExchange } from "./auth-exchange.ts";
 import type { FailureBudget } from "./failure-budget.ts";

@@ -165,7 +165,7 @@ function consumerSuite(
     );
 
     it(
-      "bundles the root entry for the browser: no node: import, nothing of ./node",
+      "bundles the root entry for the browser: the browser build (browser condition), no node: import, nothing of ./node",
       async () => {
         const result = await build({
           absWorkingDir: app,
@@ -179,7 +179,8 @@ function consumerSuite(
         });
         const inputs = Object.keys(result.metafile.inputs);
         expect(inputs.filter((input) => input.startsWith("node:") || /dist\/src\/node\//.test(input))).toEqual([]);
-        expect(inputs.some((input) => /dist\/src\/index\.js$/.test(input))).toBe(true);
+        expect(inputs.some((input) => /dist\/browser\/src\/index\.js$/.test(input))).toBe(true);
+        expect(inputs.filter((input) => /dist\/src\//.test(input))).toEqual([]); // none of the server build
       },
       SLOW,
     );

@@ -2,7 +2,8 @@
  * The runtime matrix. The browser bundle of the root entry (test/runtimes/probe.ts
  * bundled by esbuild, platform browser) runs against Prism on 127.0.0.1 in:
  *
- * - Chromium (Debian's `chromium`, driven by playwright-core with its executable path), loaded from
+ * - Chromium (Debian's `chromium`, driven by playwright-core with its executable path), running the
+ *   browser build (scripts/browser-build.mjs, the package's browser condition), loaded from
  *   another local origin so every call to Prism is cross-origin (preflight included): the main
  *   thread and a dedicated, a shared and a service worker;
  * - workerd, Bun, Deno, and Node 20.19.0 (the floor of "engines"), 20 (this machine's), 22, 24 and
@@ -21,8 +22,9 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { esbuildBrowserSwaps } from "../../scripts/browser-build.mjs";
 import { API_VERSION } from "../../src/index.ts";
 import { freePort } from "../support/free-port.ts";
 import type { ProbeInput, ProbeResult } from "./probe.ts";
@@ -45,15 +47,20 @@ const servers: Local[] = [];
 beforeAll(async () => {
   if (!enabled) return;
   scratch = await mkdtemp(join(tmpdir(), "ai-runtimes-"));
-  await build({
-    entryPoints: [join(here, "probe.ts")],
-    bundle: true,
-    platform: "browser",
-    format: "esm",
-    target: "es2022",
-    outfile: join(scratch, "probe.mjs"),
-    logLevel: "silent",
-  });
+  const bundle = (outfile: string, plugins: Plugin[]) =>
+    build({
+      entryPoints: [join(here, "probe.ts")],
+      plugins,
+      bundle: true,
+      platform: "browser",
+      format: "esm",
+      target: "es2022",
+      outfile: join(scratch, outfile),
+      logLevel: "silent",
+    });
+  // Chromium runs the browser build (what the package's browser condition resolves to); the
+  // server runtimes the default one.
+  await Promise.all([bundle("probe.mjs", []), bundle("probe-browser.mjs", [esbuildBrowserSwaps(ROOT)])]);
   const [noCors, hidden] = await Promise.all([noCorsServer(), hiddenRequestIdServer()]);
   servers.push(noCors, hidden);
   input = { baseUrl: inject("prismUrl"), noCorsUrl: `${noCors.url}/api/v3`, hiddenIdUrl: `${hidden.url}/api/v3` };
@@ -229,7 +236,7 @@ const probeWorker :Workerd.Worker = (
       const { chromium } = (await import(pathToFileURL(bin("playwright-core", "index.mjs")).href)) as {
         chromium: { launch(options: Record<string, unknown>): Promise<Browser> };
       };
-      const probe = await readFile(join(scratch, "probe.mjs"), "utf8");
+      const probe = await readFile(join(scratch, "probe-browser.mjs"), "utf8");
       const site = await pageServer(browserFiles(probe, input));
       servers.push(site);
       browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });

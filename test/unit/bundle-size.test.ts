@@ -4,8 +4,10 @@
  * transport, openapi-fetch, zod) is a chunk loaded on first use.
  */
 import { describe, expect, it } from "vitest";
+import { BROWSER_SWAPS, browserSibling } from "../../scripts/browser-build.mjs";
 import {
   MINIMUM_TARGET_KB,
+  measureBrowserBuild,
   measureBundles,
   measureReactQuery,
   REACT_QUERY_BUDGET_KB,
@@ -39,6 +41,45 @@ describe("the browser bundle up front", () => {
     // The engine chunk alone is over 20 KB; the drift checker, metrics and shared session are left out.
     expect(minimum.firstCallsGzip).toBeGreaterThan(20 * 1024);
     expect(minimum.firstCallsGzip).toBeLessThan(minimum.lazyGzip);
+  });
+});
+
+describe("the browser build (browser and worker conditions)", () => {
+  /** What a page uses, which the browser build keeps: retries, pace, setup guards and autosave, validation, redaction, typed errors, the provider. */
+  const KEPT = [
+    ...ENGINE,
+    "src/transport/retry-policy.ts",
+    "src/coordination/pacing-rules.ts",
+    "src/workflows/setup-guards.ts",
+    "src/workflows/autosave.ts",
+    "src/guards/validate-request.ts",
+    "src/internal/redact.ts",
+    "src/errors/api-error.ts",
+    "src/session/provider.ts",
+  ];
+
+  it("leaves out the server-only modules, keeps what a page uses, while the server build keeps everything", async () => {
+    const [browser, server] = await Promise.all([measureBrowserBuild(), measureBundles()]);
+    for (const size of [browser.entry, browser.minimum]) {
+      expect(size.allModules.filter((m) => BROWSER_SWAPS.includes(m))).toEqual([]);
+      for (const kept of KEPT)
+        expect(
+          size.allModules.some((m) => m.includes(kept)),
+          kept,
+        ).toBe(true);
+      expect(size.modules.filter((m) => ENGINE.some((e) => m.includes(e)))).toEqual([]);
+    }
+    // (log-env.browser.ts only returns undefined, which the minifier inlines: no bytes of its own.)
+    const inlined = ["src/options/log-env.ts"];
+    expect(browser.minimum.allModules).toEqual(
+      expect.arrayContaining(BROWSER_SWAPS.filter((m) => !inlined.includes(m)).map(browserSibling)),
+    );
+    // (server-only.ts is a no-op in the server build, which the minifier drops.)
+    expect(server.minimum.allModules).toEqual(
+      expect.arrayContaining(["src/session/auth-exchange.ts", "src/session/failure-budget.ts"]),
+    );
+    expect(server.minimum.allModules.filter((m) => m.endsWith(".browser.ts"))).toEqual([]);
+    expect(browser.minimum.firstCallsGzip).toBeLessThan(server.minimum.firstCallsGzip);
   });
 });
 
