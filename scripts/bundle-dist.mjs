@@ -48,6 +48,7 @@ const bundle = await rolldown({
     "src/node/index": "src/node/index.ts",
     "src/testing/index": "src/testing/index.ts",
     "src/redis/index": "src/redis/index.ts",
+    "src/cloudflare/index": "src/cloudflare/index.ts",
     "src/react-query/index": "src/react-query/index.ts",
   },
   platform: "neutral",
