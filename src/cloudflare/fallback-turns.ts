@@ -11,6 +11,12 @@ import { onAbort } from "../internal/on-abort.ts";
 import type { LocalPartner } from "../transport/partner-state.ts";
 import type { ObjectSettings } from "./settings.ts";
 
+/**
+ * The objects this isolate found away, by name: a worker makes a coordinator per request, and the
+ * isolate says once that an object is away and once that it answers again, not once per request.
+ */
+const away = new Set<string>();
+
 /** The reason a turn waiting in the fair share leaves it: the object answers again. */
 const RESTORED = Symbol("coordinator object restored");
 
@@ -33,10 +39,12 @@ export class FallbackTurns {
   readonly #sync: () => Promise<unknown>;
   readonly #shared: SharedSide;
   readonly #waiting = new Set<AbortController>();
-  #count = 0;
   #probeAt = 0;
 
-  constructor(settings: ObjectSettings, sync: () => Promise<unknown>, shared: SharedSide) {
+  readonly #name: string;
+
+  constructor(name: string, settings: ObjectSettings, sync: () => Promise<unknown>, shared: SharedSide) {
+    this.#name = name;
     this.#s = settings;
     this.#sync = sync;
     this.#shared = shared;
@@ -46,6 +54,11 @@ export class FallbackTurns {
   start(error: Error, make: () => LocalPartner): LocalPartner {
     if (this.active) return this.active;
     this.active = make();
+    if (away.has(this.#name)) {
+      this.#probe(50);
+      return this.active;
+    }
+    away.add(this.#name);
     this.#s.warn(
       "the coordinator object does not answer: this isolate goes on with its fair share of the partner's limits",
       {
@@ -81,7 +94,7 @@ export class FallbackTurns {
       this.#waiting.delete(moving);
       stop?.();
     }
-    const id = `${this.#s.isolateId}:f${++this.#count}`;
+    const id = this.#s.nextLeaseId();
     this.held.add(id);
     return {
       slotWaitMs: turn.slotWaitMs,
@@ -98,12 +111,19 @@ export class FallbackTurns {
   reported(sent: readonly string[], adopt: (id: string) => void): void {
     for (const id of sent) if (this.held.delete(id)) adopt(id);
     const fallback = this.active;
-    if (!fallback) return;
+    if (!fallback) {
+      if (away.delete(this.#name)) this.#restoredSaid();
+      return;
+    }
     this.active = undefined; // calls under way on the fair share finish there
     this.#shared.restored(fallback.load());
     for (const waiting of this.#waiting) waiting.abort(RESTORED);
-    this.#s.info("the coordinator object answers again: this isolate uses the partner's shared limits again");
+    if (away.delete(this.#name)) this.#restoredSaid();
     this.#s.onRestored?.();
+  }
+
+  #restoredSaid(): void {
+    this.#s.info("the coordinator object answers again: this isolate uses the partner's shared limits again");
   }
 
   #probe(delay: number): void {

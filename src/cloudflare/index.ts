@@ -63,6 +63,20 @@ export interface DurableObjectCoordinatorOptions {
   readonly timing?: DurableObjectTiming;
 }
 
+/**
+ * This isolate's id, shared by every coordinator made in it (a worker makes one per request, with
+ * the request's `env`): the object counts isolates, not requests. Drawn at the first call: Workers
+ * refuse random values in a module's global scope.
+ */
+let isolate: string | undefined;
+const isolateId = (): string => {
+  isolate ??= crypto.randomUUID();
+  return isolate;
+};
+let leases = 0;
+/** A lease id unique in this isolate, whichever coordinator asks. */
+const nextLeaseId = (): string => `${isolateId()}:${++leases}`;
+
 /** A logger that throws changes nothing of a call. */
 const quietly = (log: () => void): void => {
   try {
@@ -94,14 +108,12 @@ export function durableObjectCoordinator(
     timing[name] = value as number;
   }
   const logger = options.logger;
-  let isolateId: string | undefined;
   const settings: ObjectSettings = {
     ...(timing as typeof DURABLE_OBJECT_DEFAULTS),
-    // Drawn at the first call: Workers refuse random values in a module's global scope.
     get isolateId() {
-      isolateId ??= crypto.randomUUID();
-      return isolateId;
+      return isolateId();
     },
+    nextLeaseId,
     failClosed: options.failClosed === true,
     warn: (message, details) => quietly(() => logger?.warn?.(message, details)),
     info: (message, details) => quietly(() => logger?.info?.(message, details)),
@@ -121,10 +133,8 @@ export function durableObjectCoordinator(
       return partner;
     },
     session(key: SessionKey): ObjectSessionShare {
-      return new ObjectSessionShare(
-        new ObjectLink(namespace, `session\n${key.environment}\n${key.identity}`),
-        settings,
-      );
+      const name = `session\n${key.environment}\n${key.identity}`;
+      return new ObjectSessionShare(new ObjectLink(namespace, name), name, settings);
     },
   };
 }

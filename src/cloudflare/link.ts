@@ -5,6 +5,7 @@
  * only (an error's text may quote anything).
  */
 import { ObjectUnavailable } from "./protocol.ts";
+import { cancel } from "./timers.ts";
 import type { DurableObjectIdLike, DurableObjectNamespaceLike } from "./types.ts";
 
 /** The address requests to the object carry (the object reads only their body). */
@@ -12,12 +13,13 @@ const URL_OF_OBJECT = "https://audience-coordinator.invalid/";
 
 export class ObjectLink {
   readonly #namespace: DurableObjectNamespaceLike;
-  readonly #name: string;
+  /** The object's name (idFromName). */
+  readonly name: string;
   #id: DurableObjectIdLike | undefined;
 
   constructor(namespace: DurableObjectNamespaceLike, name: string) {
     this.#namespace = namespace;
-    this.#name = name;
+    this.name = name;
   }
 
   /** Sends `ask`; resolves with the parsed reply, rejects with ObjectUnavailable. */
@@ -29,11 +31,11 @@ export class ObjectLink {
       );
       this.#exchange(ask).then(
         (reply) => {
-          clearTimeout(timer);
+          cancel(timer);
           resolve(reply);
         },
         (error: unknown) => {
-          clearTimeout(timer);
+          cancel(timer);
           reject(
             error instanceof ObjectUnavailable
               ? error
@@ -46,7 +48,7 @@ export class ObjectLink {
 
   async #exchange(ask: unknown): Promise<unknown> {
     // A stub belongs to the request that made it (Workers I/O): one per exchange; the id is a value.
-    this.#id ??= this.#namespace.idFromName(this.#name);
+    this.#id ??= this.#namespace.idFromName(this.name);
     const stub = this.#namespace.get(this.#id as never);
     const response = await stub.fetch(URL_OF_OBJECT, {
       method: "POST",

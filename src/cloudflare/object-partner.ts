@@ -25,7 +25,6 @@ import type {
 import { TooLate } from "../coordination/coordinator.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { fairShare } from "../redis/fair-share.ts";
-import { LeaseRenewal } from "../redis/lease-renewal.ts";
 import { AttemptFailure } from "../transport/failure.ts";
 import { ConcurrencyLimiter } from "../transport/limiter.ts";
 import { FallbackTurns } from "./fallback-turns.ts";
@@ -42,6 +41,7 @@ import {
 } from "./protocol.ts";
 import { ObjectSeen } from "./seen-state.ts";
 import type { ObjectSettings } from "./settings.ts";
+import { cancel } from "./timers.ts";
 
 /** Releases kept at most while the object is away (older ones are left to expire). */
 const MAX_QUEUED_RELEASES = 1_000;
@@ -54,11 +54,11 @@ export class ObjectPartner implements PartnerCoordination {
   readonly #line = new ConcurrencyLimiter({ max: 1, reduced: 1, quietMs: 0 });
   /** The leases this isolate holds at the object, with their tickets. */
   readonly #held = new Map<string, number>();
-  readonly #renewal: LeaseRenewal;
   #released: Release[] = [];
+  /** Timers belong to the request that set them (Workers): one whose request ended never fires, so each is re-armed. */
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
-  #count = 0;
-  #sentAt = 0;
+  #flushAt = 0;
+  #renewTimer: ReturnType<typeof setTimeout> | undefined;
   /** The turn this isolate is asking of the object now, and the turns it withdrew. */
   #asking: TakeAsk | undefined;
   readonly #withdrawn = new Set<string>();
@@ -75,9 +75,8 @@ export class ObjectPartner implements PartnerCoordination {
       pacing: key.pacing ? 1 : 0,
     };
     this.#s = settings;
-    this.#seen = new ObjectSeen(key);
-    this.#renewal = new LeaseRenewal(() => this.#renew(), settings.leaseMs, settings.liveMs);
-    this.#fallback = new FallbackTurns(settings, () => this.#sync(), {
+    this.#seen = new ObjectSeen(key, link.name);
+    this.#fallback = new FallbackTurns(link.name, settings, () => this.#sync(), {
       held: (id) => this.#held.has(id),
       done: (id, outcome) => this.#turn(id, 0, undefined, undefined).done(outcome),
       restored: (load) => this.#seen.learnFrom(load),
@@ -106,7 +105,7 @@ export class ObjectPartner implements PartnerCoordination {
     }
     try {
       for (;;) {
-        const id = `${this.#s.isolateId}:${++this.#count}`;
+        const id = this.#s.nextLeaseId();
         const latest =
           request.deadlineAt === undefined ? null : Math.max(0, Math.floor(request.deadlineAt - monotonicNow()));
         const take: TakeAsk = { id, lane: background ? "b" : "i", latestMs: latest };
@@ -130,7 +129,6 @@ export class ObjectPartner implements PartnerCoordination {
           continue; // held its longest, or withdrawn: ask again
         }
         this.#held.set(id, reply.epoch);
-        this.#renewal.hold(id);
         const lineMs = monotonicNow() - started - reply.slotMs - reply.paceMs;
         const slotMs = reply.slotMs + Math.max(0, lineMs);
         return this.#turn(
@@ -175,7 +173,6 @@ export class ObjectPartner implements PartnerCoordination {
         if (done) return;
         done = true;
         this.#held.delete(id);
-        this.#renewal.end(id);
         const limited = outcome.kind === "rate-limited";
         const waitMs = limited ? Math.ceil(outcome.waitMs) : 0;
         if (limited) this.#seen.rateLimited(waitMs);
@@ -195,20 +192,28 @@ export class ObjectPartner implements PartnerCoordination {
       this.#flush();
       return;
     }
-    this.#flushTimer ??= setTimeout(() => this.#flush(), this.#s.releaseDelayMs);
+    const now = monotonicNow();
+    if (this.#flushTimer !== undefined && now < this.#flushAt + this.#s.answerMs) return;
+    this.#flushAt = now + this.#s.releaseDelayMs;
+    this.#flushTimer = setTimeout(() => this.#flush(), this.#s.releaseDelayMs);
   }
 
   #flush(): void {
-    clearTimeout(this.#flushTimer);
+    cancel(this.#flushTimer);
     this.#flushTimer = undefined;
     if (this.#released.length === 0 || this.#fallback.active) return;
     this.#sync().catch(() => undefined);
   }
 
-  /** Every third of a lease while leases are held: renews them, unless an exchange did lately. */
-  #renew(): void {
-    if (monotonicNow() - this.#sentAt < this.#s.leaseMs / 3 - 50 || this.#fallback.active) return;
-    this.#sync().catch(() => undefined);
+  /** A third of a lease after the latest exchange, while leases are held: renews them. */
+  #armRenewal(): void {
+    cancel(this.#renewTimer);
+    this.#renewTimer = undefined;
+    if (this.#held.size === 0 && this.#fallback.held.size === 0) return;
+    this.#renewTimer = setTimeout(() => {
+      this.#renewTimer = undefined;
+      if (!this.#fallback.active) this.#sync().catch(() => undefined);
+    }, this.#s.leaseMs / 3);
   }
 
   /** An exchange without a turn: gives back, renews, learns the state. */
@@ -235,7 +240,6 @@ export class ObjectPartner implements PartnerCoordination {
       done,
       take,
     };
-    this.#sentAt = monotonicNow();
     let reply: PartnerReply;
     try {
       const timeout = (take ? this.#s.holdMs : 0) + this.#s.answerMs;
@@ -244,6 +248,8 @@ export class ObjectPartner implements PartnerCoordination {
       // Not given back this time: they go with the next exchange (or their leases lapse).
       this.#released = [...done, ...this.#released].slice(-MAX_QUEUED_RELEASES);
       throw error;
+    } finally {
+      this.#armRenewal();
     }
     this.#seen.saw(reply);
     this.#fallback.reported(held, (id) => this.#held.set(id, 0));

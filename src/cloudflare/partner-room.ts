@@ -205,7 +205,8 @@ export class PartnerRoom {
       cool: this.#cool - now,
       procs: this.#isolates.size,
       quiet: Math.max(0, Math.min(this.#key.quietMs, this.#rlAt + this.#key.quietMs - now)),
-      waiting: this.#lanes.i.length + this.#lanes.b.length,
+      // Turns waiting for a slot (not for the pace): then a slot given back is wanted at once.
+      waiting: this.#leases.size >= this.#limit(now) ? this.#lanes.i.length + this.#lanes.b.length : 0,
     };
   }
 }

@@ -67,7 +67,7 @@ export interface PartnerReply {
   readonly procs: number;
   /** Ms of the quiet period after the latest 429 left. */
   readonly quiet: number;
-  /** Turns waiting in the object now (others' included): a slot given back is wanted at once. */
+  /** Turns waiting in the object for a slot now (others' included): a slot given back is wanted at once. */
   readonly waiting: number;
 }
 

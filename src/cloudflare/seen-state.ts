@@ -8,8 +8,16 @@ import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stor
 import { monotonicNow } from "../internal/clock.ts";
 import type { PartnerReply } from "./protocol.ts";
 
+/**
+ * The live isolates each partner object last counted, by object name, for the whole isolate: a
+ * worker makes a coordinator per request, and a fair share taken before this request's first
+ * answer must still divide by the isolates the object counted, not by one.
+ */
+const lastCounted = new Map<string, number>();
+
 export class ObjectSeen {
   readonly #key: PartnerKey;
+  readonly #name: string;
   limit: number;
   pace: number | undefined;
   coolDownUntil: number | undefined;
@@ -20,9 +28,11 @@ export class ObjectSeen {
   /** Turns the object said were waiting at its last answer. */
   waiting = 0;
 
-  constructor(key: PartnerKey) {
+  constructor(key: PartnerKey, name: string) {
     this.#key = key;
+    this.#name = name;
     this.limit = key.maxConcurrency;
+    this.processes = lastCounted.get(name) ?? 1;
   }
 
   /** Ms of the quiet period left now (0 or less: none). */
@@ -42,6 +52,7 @@ export class ObjectSeen {
     const cool = trustedMsLeft(reply.cool, LONGEST_SHARED_COOL_DOWN_MS);
     this.coolDownUntil = cool > 0 ? Date.now() + cool : this.coolDownUntil;
     this.processes = Math.max(1, reply.procs);
+    lastCounted.set(this.#name, this.processes);
     this.quietLeftMs = reply.quiet;
     this.waiting = reply.waiting;
     this.seenAt = monotonicNow();

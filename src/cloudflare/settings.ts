@@ -48,6 +48,8 @@ export interface ObjectSettings {
   readonly lockPollMs: number;
   /** This isolate's id: its leases and its place among the partner's live isolates. */
   readonly isolateId: string;
+  /** A new lease id, unique in this isolate. */
+  readonly nextLeaseId: () => string;
   readonly failClosed: boolean;
   readonly warn: (message: string, details?: Record<string, unknown>) => void;
   readonly info: (message: string, details?: Record<string, unknown>) => void;
