@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (never part of `npm test`): starts the bench server in its own process, runs the
  * sub-benchmarks behind BENCHMARKS.md in order, prints the report and writes it to bench/results/latest.md.
- * Run under `node --expose-gc --import tsx` (the npm script does). `--only=a,peers,queue,b,model,c,d,e,operations,cluster`
+ * Run under `node --expose-gc --import tsx` (the npm script does). `--only=a,peers,queue,b,model,c,d,e,operations,cluster,isolates`
  * runs a subset and only prints it; `--runs=3` makes the cluster bench report the worst of three runs;
  * `--pairs=N` sets the pairs of processes of sections a (default 5) and peers (default 3).
  */
@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { bundle } from "./bundle.ts";
 import { cluster } from "./cluster.ts";
 import { goodput } from "./goodput.ts";
+import { isolates } from "./isolates.ts";
 import { memory } from "./memory.ts";
 import { operations } from "./operations.ts";
 import { overhead } from "./overhead.ts";
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
       ["e", () => startup()],
       ["operations", () => operations()],
       ["cluster", () => cluster(server)],
+      ["isolates", () => isolates(server)],
     ];
     for (const [key, step] of steps) {
       if (!wanted(key)) continue;

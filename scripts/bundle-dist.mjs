@@ -54,6 +54,7 @@ const ENTRIES = {
   "src/testing/index": "src/testing/index.ts",
   "src/redis/index": "src/redis/index.ts",
   "src/react-query/index": "src/react-query/index.ts",
+  "src/cloudflare/index": "src/cloudflare/index.ts",
   // The MCP server and its stdio bin: only these load @modelcontextprotocol/sdk (an optional peer).
   "src/mcp/index": "src/mcp/index.ts",
   "src/mcp/bin": "src/mcp/bin.ts",

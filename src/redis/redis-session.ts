@@ -9,6 +9,7 @@
  * an expiry), `fence` (the counter). The record holds tokens: protect the Redis like the tokens.
  */
 import type { SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
+import { sharedTokens } from "../coordination/shared-tokens.ts";
 import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
 import { sleep } from "../internal/sleep.ts";
 import type { SessionTokens } from "../session/tokens.ts";
@@ -138,15 +139,4 @@ export class RedisSessionShare implements SessionShare {
     const written = await this.#redis.run(WRITE, [this.#rec, this.#fence], [fence, tokens, cool, this.#s.stateTtlMs]);
     return Number(written) === 1;
   }
-}
-
-function sharedTokens(value: unknown): SessionTokens | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  if (typeof v.accessToken !== "string" || !v.accessToken) return undefined;
-  return {
-    accessToken: v.accessToken,
-    ...(typeof v.refreshToken === "string" ? { refreshToken: v.refreshToken } : {}),
-    ...(typeof v.idToken === "string" ? { idToken: v.idToken } : {}),
-  };
 }

@@ -66,14 +66,24 @@ describe("package.json exports", () => {
     "./node": "src/node/index.ts",
     "./react-query": "src/react-query/index.ts",
     "./mcp": "src/mcp/index.ts",
+    "./cloudflare": "src/cloudflare/index.ts",
   } as const;
+  /** The entries with a browser build (scripts/bundle-dist.mjs). */
+  const BROWSER_BUILD = { ".": true, "./react-query": true } as const;
 
   it.each(Object.entries(entries))("%s: types first, then the built JavaScript of %s", (subpath, source) => {
     const target = pkg.exports[subpath];
     expect(typeof target).toBe("object");
     const conditions = target as Record<string, string>;
-    expect(Object.keys(conditions)).toEqual(["types", "default"]);
     const built = `./dist/${source.replace(/\.ts$/, "")}`;
+    if (subpath in BROWSER_BUILD) {
+      // A page and a web worker get the browser build; workerd and the edge runtimes, which are
+      // servers that may sign in, the server build (they also match "browser" or "worker").
+      expect(Object.keys(conditions)).toEqual(["types", "workerd", "edge-light", "browser", "worker", "default"]);
+      for (const server of ["workerd", "edge-light"]) expect(conditions[server]).toBe(`${built}.js`);
+      for (const page of ["browser", "worker"])
+        expect(conditions[page]).toBe(`./dist/browser/${source.replace(/\.ts$/, "")}.js`);
+    } else expect(Object.keys(conditions)).toEqual(["types", "default"]);
     expect(conditions.types).toBe(`${built}.d.ts`);
     expect(conditions.default).toBe(`${built}.js`);
     expect(existsSync(join(root, source))).toBe(true);
@@ -84,6 +94,7 @@ describe("package.json exports", () => {
     expect(pkg.sideEffects).toBe(false);
     expect(Object.keys(pkg.exports).sort()).toEqual([
       ".",
+      "./cloudflare",
       "./coordination",
       "./mcp",
       "./node",

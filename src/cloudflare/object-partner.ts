@@ -1,0 +1,291 @@
+/**
+ * One partner's slots, pace and 429 cool-down held by an `AudienceCoordinator` object, as one
+ * isolate uses them.
+ *
+ * - One request per call while busy: a turn is one exchange (partner-room.ts waits there until the
+ *   slot and the pace allow it, so a waiting call never polls), and it carries the slots this
+ *   isolate gave back since its last exchange and renews the leases it holds. A slot given back
+ *   with nothing to ride on goes on its own after `releaseDelayMs`, at once after a 429 or when
+ *   the object said other turns wait.
+ * - Calls of this isolate wait in line here (lanes, abort: transport/limiter.ts with one place):
+ *   one turn at a time is asked of the object, in lane order.
+ * - When the object does not answer (a binding that throws, an object being restarted, a reply of
+ *   another shape), calls go on with this isolate's fair share of the last state it saw, said
+ *   once through the logger, and the object is used again as soon as it answers a probe, told of
+ *   the calls the fair share still runs (an object that lost its memory counts them).
+ */
+import type {
+  PartnerCoordination,
+  PartnerKey,
+  PartnerLoad,
+  Turn,
+  TurnOutcome,
+  TurnRequest,
+} from "../coordination/coordinator.ts";
+import { TooLate } from "../coordination/coordinator.ts";
+import { monotonicNow } from "../internal/clock.ts";
+import { fairShare } from "../redis/fair-share.ts";
+import { AttemptFailure } from "../transport/failure.ts";
+import { ConcurrencyLimiter } from "../transport/limiter.ts";
+import { FallbackTurns } from "./fallback-turns.ts";
+import type { ObjectLink } from "./link.ts";
+import {
+  ObjectUnavailable,
+  type PartnerAsk,
+  type PartnerReply,
+  PROTOCOL,
+  partnerReply,
+  type Release,
+  type RoomKey,
+  type TakeAsk,
+} from "./protocol.ts";
+import { ObjectSeen } from "./seen-state.ts";
+import type { ObjectSettings } from "./settings.ts";
+import { cancel } from "./timers.ts";
+
+/** Releases kept at most while the object is away (older ones are left to expire). */
+const MAX_QUEUED_RELEASES = 1_000;
+
+export class ObjectPartner implements PartnerCoordination {
+  readonly #link: ObjectLink;
+  readonly #key: PartnerKey;
+  readonly #room: RoomKey;
+  readonly #s: ObjectSettings;
+  readonly #line = new ConcurrencyLimiter({ max: 1, reduced: 1, quietMs: 0 });
+  /** The leases this isolate holds at the object, with their tickets. */
+  readonly #held = new Map<string, number>();
+  #released: Release[] = [];
+  /** Timers belong to the request that set them (Workers): one whose request ended never fires, so each is re-armed. */
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #flushAt = 0;
+  #renewTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The turn this isolate is asking of the object now, and the turns it withdrew. */
+  #asking: TakeAsk | undefined;
+  readonly #withdrawn = new Set<string>();
+  readonly #seen: ObjectSeen;
+  readonly #fallback: FallbackTurns;
+
+  constructor(link: ObjectLink, key: PartnerKey, settings: ObjectSettings) {
+    this.#link = link;
+    this.#key = key;
+    this.#room = {
+      max: key.maxConcurrency,
+      reduced: key.reducedConcurrency,
+      quietMs: Math.round(key.quietMs),
+      pacing: key.pacing ? 1 : 0,
+    };
+    this.#s = settings;
+    this.#seen = new ObjectSeen(key, link.name);
+    this.#fallback = new FallbackTurns(link.name, settings, () => this.#sync(), {
+      held: (id) => this.#held.has(id),
+      done: (id, outcome) => this.#turn(id, 0, undefined, undefined).done(outcome),
+      restored: (load) => this.#seen.learnFrom(load),
+    });
+  }
+
+  /** Whether calls run on this isolate's fair share because the object does not answer. */
+  get degraded(): boolean {
+    return this.#fallback.active !== undefined;
+  }
+
+  turn(request: TurnRequest): Turn | Promise<Turn> {
+    const fallback = this.#fallback.active;
+    if (fallback) return this.#fallback.turn(fallback, request, (r) => this.turn(r));
+    return this.#shared(request);
+  }
+
+  async #shared(request: TurnRequest): Promise<Turn> {
+    const started = monotonicNow();
+    const background = request.lane === "background";
+    let leave = !request.signal?.aborted && this.#line.tryAcquire();
+    if (!leave) {
+      // An interactive call goes before a background turn waiting at the object (transport/limiter.ts).
+      if (!background && this.#asking?.lane === "b") this.#withdraw(this.#asking.id);
+      leave = await this.#line.acquire(request.signal, request.lane);
+    }
+    try {
+      for (;;) {
+        const id = this.#s.nextLeaseId();
+        const latest =
+          request.deadlineAt === undefined ? null : Math.max(0, Math.floor(request.deadlineAt - monotonicNow()));
+        const take: TakeAsk = { id, lane: background ? "b" : "i", latestMs: latest };
+        let reply: PartnerReply;
+        this.#asking = take;
+        try {
+          reply = await this.#abortable(this.#exchange(take), request.signal, id);
+        } catch (error) {
+          if (!(error instanceof ObjectUnavailable)) throw error;
+          return this.#unavailable(request, error);
+        } finally {
+          this.#asking = undefined;
+        }
+        if (reply.kind === "late")
+          throw new TooLate(reply.wait, "the partner's pace would send it after the call's deadline");
+        if (reply.kind !== "ok" || this.#withdrawn.delete(id)) {
+          if (background && this.#line.queuedIn("interactive") > 0) {
+            leave();
+            leave = await this.#line.acquire(request.signal, "background");
+          }
+          continue; // held its longest, or withdrawn: ask again
+        }
+        this.#held.set(id, reply.epoch);
+        const lineMs = monotonicNow() - started - reply.slotMs - reply.paceMs;
+        const slotMs = reply.slotMs + Math.max(0, lineMs);
+        return this.#turn(
+          id,
+          reply.epoch,
+          slotMs > 1 ? slotMs : undefined,
+          reply.paceMs > 0 ? reply.paceMs : undefined,
+        );
+      }
+    } finally {
+      leave();
+    }
+  }
+
+  /** Gives back a turn asked of the object: it answers "again", or frees the slot if it was granted meanwhile. */
+  #withdraw(id: string): void {
+    this.#withdrawn.add(id);
+    this.#giveBack([id, "n", 0, 0, 0], true);
+  }
+
+  /** `pending`, unless `signal` aborts first: then the turn is given back (it may be granted meanwhile). */
+  #abortable<T>(pending: Promise<T>, signal: AbortSignal | undefined, id: string): Promise<T> {
+    if (!signal) return pending;
+    return new Promise<T>((resolve, reject) => {
+      const abort = () => {
+        pending.catch(() => undefined);
+        this.#withdraw(id);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return abort();
+      signal.addEventListener("abort", abort, { once: true });
+      pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+    });
+  }
+
+  #turn(id: string, ticket: number, slotWaitMs: number | undefined, paceWaitMs: number | undefined): Turn {
+    let done = false;
+    return {
+      slotWaitMs,
+      paceWaitMs,
+      done: (outcome: TurnOutcome) => {
+        if (done) return;
+        done = true;
+        this.#held.delete(id);
+        const limited = outcome.kind === "rate-limited";
+        const waitMs = limited ? Math.ceil(outcome.waitMs) : 0;
+        if (limited) this.#seen.rateLimited(waitMs);
+        const code = outcome.kind === "admitted" ? "a" : limited ? "r" : "n";
+        this.#giveBack(
+          [id, code, waitMs, limited && outcome.retryAfter ? 1 : 0, ticket],
+          limited || this.#seen.waiting > 0,
+        );
+      },
+    };
+  }
+
+  /** Queues a slot given back: it rides on the next exchange, or goes on its own soon (`urgent`: now). */
+  #giveBack(release: Release, urgent: boolean): void {
+    this.#released.push(release);
+    if (urgent) {
+      this.#flush();
+      return;
+    }
+    const now = monotonicNow();
+    if (this.#flushTimer !== undefined && now < this.#flushAt + this.#s.answerMs) return;
+    this.#flushAt = now + this.#s.releaseDelayMs;
+    this.#flushTimer = setTimeout(() => this.#flush(), this.#s.releaseDelayMs);
+  }
+
+  #flush(): void {
+    cancel(this.#flushTimer);
+    this.#flushTimer = undefined;
+    if (this.#released.length === 0 || this.#fallback.active) return;
+    this.#sync().catch(() => undefined);
+  }
+
+  /** A third of a lease after the latest exchange, while leases are held: renews them. */
+  #armRenewal(): void {
+    cancel(this.#renewTimer);
+    this.#renewTimer = undefined;
+    if (this.#held.size === 0 && this.#fallback.held.size === 0) return;
+    this.#renewTimer = setTimeout(() => {
+      this.#renewTimer = undefined;
+      if (!this.#fallback.active) this.#sync().catch(() => undefined);
+    }, this.#s.leaseMs / 3);
+  }
+
+  /** An exchange without a turn: gives back, renews, learns the state. */
+  #sync(): Promise<PartnerReply> {
+    return this.#exchange(null);
+  }
+
+  async #exchange(take: TakeAsk | null): Promise<PartnerReply> {
+    const done = this.#released;
+    this.#released = [];
+    const held = [...this.#held.keys(), ...this.#fallback.held];
+    const ask: PartnerAsk = {
+      v: PROTOCOL,
+      op: "partner",
+      room: this.#room,
+      iso: this.#s.isolateId,
+      seen: this.#seen.seenWithin(this.#s.liveMs / 2) ? 1 : 0,
+      quietLeft: Math.max(0, Math.round(this.#seen.quietLeftNow)),
+      pace: this.#seen.pace ?? null,
+      leaseMs: this.#s.leaseMs,
+      liveMs: this.#s.liveMs,
+      holdMs: this.#s.holdMs,
+      held,
+      done,
+      take,
+    };
+    let reply: PartnerReply;
+    try {
+      const timeout = (take ? this.#s.holdMs : 0) + this.#s.answerMs;
+      reply = partnerReply(await this.#link.send(ask, timeout), this.#room, this.#key.quietMs);
+    } catch (error) {
+      // Not given back this time: they go with the next exchange (or their leases lapse).
+      this.#released = [...done, ...this.#released].slice(-MAX_QUEUED_RELEASES);
+      throw error;
+    } finally {
+      this.#armRenewal();
+    }
+    this.#seen.saw(reply);
+    this.#fallback.reported(held, (id) => this.#held.set(id, 0));
+    return reply;
+  }
+
+  /** The object did not answer: fail closed, or go on with this isolate's fair share until a probe succeeds. */
+  #unavailable(request: TurnRequest, error: ObjectUnavailable): Turn | Promise<Turn> {
+    this.#s.onUnavailable?.(error);
+    if (this.#s.failClosed) {
+      throw new AttemptFailure("network", false, "the coordinator object does not answer (failClosed: not sent)");
+    }
+    const fallback = this.#fallback.start(error, () =>
+      fairShare(this.#key, {
+        processes: this.#seen.processes,
+        quiet: this.#seen.quietLeftNow > 0,
+        pace: this.#seen.pace,
+      }),
+    );
+    return this.#fallback.turn(fallback, request, (r) => this.turn(r));
+  }
+
+  load(): PartnerLoad {
+    const fallback = this.#fallback.active?.load();
+    const seen = this.#seen;
+    const quietLeftMs = seen.quietLeftNow;
+    return {
+      inFlight: this.#held.size + (fallback?.inFlight ?? 0),
+      queued: {
+        interactive: this.#line.queuedIn("interactive") + (fallback?.queued.interactive ?? 0),
+        background: this.#line.queuedIn("background") + (fallback?.queued.background ?? 0),
+      },
+      concurrencyLimit: fallback?.concurrencyLimit ?? (quietLeftMs > 0 ? seen.limit : this.#key.maxConcurrency),
+      pace: fallback ? fallback.pace : seen.pace,
+      coolDownUntil: seen.coolDownUntil,
+      quietLeftMs: Math.max(0, quietLeftMs),
+    };
+  }
+}
