@@ -31,7 +31,7 @@ export class KnownSecrets {
       encodeURIComponent(secret),
       new URLSearchParams([["k", secret]]).toString().slice(2),
       JSON.stringify(secret).slice(1, -1),
-      bytes.toString("base64").replace(/=+$/, ""),
+      withoutPadding(bytes.toString("base64")),
       bytes.toString("base64url"),
     ];
     for (const form of forms) if (!this.#forms.includes(form)) this.#forms.push(form);
@@ -83,4 +83,11 @@ export function scrubQuery(
   }
   for (const values of Object.values(query)) Object.freeze(values);
   return Object.freeze(query);
+}
+
+/** Base64 without its `=` padding (a loop: a `/=+$/` backtracks on a run of `=` in caller text). */
+function withoutPadding(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "=") end--;
+  return text.slice(0, end);
 }
