@@ -26,4 +26,9 @@ export interface HeldAccessToken {
  * client needs one (a page asks its backend, which calls `client.accessToken()`). An access token
  * names no partner: give `partnerId` too, unless the provider returns the IdToken.
  */
-export type SessionProvider = () => Promise<{ accessToken: string; idToken?: string }>;
+export type SessionProvider = () => Promise<{
+  /** The access token to send (Section 5.2: about an hour). */
+  accessToken: string;
+  /** The IdToken, when the backend hands it over: the partner is then read from its groups claim. */
+  idToken?: string;
+}>;
