@@ -26,6 +26,7 @@ export const PNPM_WORKSPACE_SETTING = `allowBuilds:
   esbuild: false
   "@scarf/scarf": false
   msw: false
+  workerd: false
 `;
 
 export interface Run {
