@@ -18,17 +18,25 @@ export const TOKEN_FIELDS = Object.freeze({ access: "AccessToken", id: "IdToken"
  * the partner is chosen from all of them together, so nothing depends on the order of the token's
  * keys (two claims naming different partners are ambiguous). */
 export function groupsClaims(claims: Record<string, Json>): Array<{ claim: string; groups: string[] }> {
-  return Object.entries(claims)
-    .filter(([claim]) => claim === "groups" || claim.endsWith(":groups"))
-    .map(([claim, value]) => ({
-      claim,
-      groups: Array.isArray(value)
-        ? value.filter((g): g is string => typeof g === "string")
-        : typeof value === "string"
-          ? value.split(/[\s,]+/).filter(Boolean)
-          : [],
-    }));
+  // An identity provider's token may carry hundreds of thousands of groups: no copies of them.
+  const out: Array<{ claim: string; groups: string[] }> = [];
+  for (const claim of Object.keys(claims)) {
+    if (claim !== "groups" && !claim.endsWith(":groups")) continue;
+    const value = claims[claim];
+    const groups = Array.isArray(value)
+      ? // The claim's own array when it holds only strings (the usual case): no copy of it.
+        value.every(isString)
+        ? (value as string[])
+        : (value.filter(isString) as string[])
+      : typeof value === "string"
+        ? value.split(/[\s,]+/).filter(Boolean)
+        : [];
+    out.push({ claim, groups });
+  }
+  return out;
 }
+
+const isString = (v: Json): v is string => typeof v === "string";
 
 /** Section 2: partner ids are `partner-id-<slug>`, or a short letter prefix followed by digits
  * whose prefix is not documented — pass `partnerIdPatterns` to the client to accept that form. */

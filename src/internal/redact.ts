@@ -62,8 +62,9 @@ interface Retired {
 
 interface Held {
   readonly current: readonly string[];
-  /** Until when the current value can be used (monotonic ms), when it says so. */
-  readonly validUntil: number | undefined;
+  /** The current values, asked until when they can be used only once they are replaced (a
+   * token's expiry means decoding it, which a hostile multi-megabyte IdToken makes costly). */
+  readonly values: ReadonlyArray<string | undefined>;
   readonly retired: readonly Retired[];
 }
 
@@ -96,12 +97,11 @@ export class Redactor {
     const held = this.#slots.get(slot);
     if (held && sameForms(held.current, forms)) return;
     const now = this.#now();
-    const validUntil = values.reduce<number | undefined>((latest, v) => {
-      const until = v ? this.#validUntil(v) : undefined;
-      return until === undefined ? latest : Math.max(latest ?? until, until);
-    }, undefined);
     const retired = held
-      ? [{ forms: held.current, until: Math.max(now + this.#retainMs, held.validUntil ?? 0) }, ...held.retired]
+      ? [
+          { forms: held.current, until: Math.max(now + this.#retainMs, this.#latestValidity(held.values)) },
+          ...held.retired,
+        ]
       : [];
     // The newest replaced generation is always kept; older ones while their time lasts.
     const kept: Retired[] = [];
@@ -112,8 +112,15 @@ export class Redactor {
       if (i > 0 && chars > this.#maxRetiredChars) break;
       kept.push(r);
     }
-    this.#slots.set(slot, { current: forms, validUntil, retired: kept });
+    this.#slots.set(slot, { current: forms, values, retired: kept });
     this.#pattern = undefined;
+  }
+
+  /** The latest time until which one of `values` can be used (monotonic ms), 0 when none says. */
+  #latestValidity(values: ReadonlyArray<string | undefined>): number {
+    let latest = 0;
+    for (const v of values) if (v) latest = Math.max(latest, this.#validUntil(v) ?? 0);
+    return latest;
   }
 
   /** How many forms are held (for tests of the bound). */

@@ -145,13 +145,16 @@ export class AuthExchange {
   }
 
   async #read(path: AuthPath, outcome: Outcome): Promise<Read> {
-    const { response } = outcome;
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = text;
+    const { response, parsed } = outcome;
+    let body: unknown = parsed?.data;
+    if (!parsed) {
+      // Not a 2xx JSON body the transport read already: an error's body, whatever its form.
+      const text = await response.text();
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        body = text;
+      }
     }
     this.#deps.inspect?.(path, response, body);
     return { response, body, record: outcome.record };

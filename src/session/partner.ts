@@ -16,8 +16,9 @@ export function partnerFromIdToken(idToken: string | undefined, patterns: readon
       [],
     );
   }
-  const groups = groupsClaims(decodeJwtPayload(idToken) ?? {}).flatMap((c) => c.groups);
-  const candidates = new Set(groups.filter((g) => patterns.some((p) => p.test(g))));
+  const candidates = new Set<string>();
+  for (const { groups } of groupsClaims(decodeJwtPayload(idToken) ?? {}))
+    for (const group of groups) if (patterns.some((p) => p.test(group))) candidates.add(group);
   const found = [...candidates];
   if (found.length === 1) return found[0] as string;
   if (found.length === 0) {

@@ -55,8 +55,12 @@ export function fetchTerminal(
         return { response: ctx.keepBody ? bodyAgain(response, text) : response, parsed: { data } };
       }
       const body = await readBody(response, maxResponseBytes, requestId());
-      if (response.ok && ctx.expectJson && body.byteLength > 0 && ctx.method !== "HEAD")
-        parseJson(decoder.decode(body), response.headers.get("content-type"), requestId());
+      // Checked as JSON, and the result handed back too: the session reads its sign-in body from it
+      // rather than decoding and parsing a multi-megabyte token a second time.
+      const checked =
+        response.ok && ctx.expectJson && body.byteLength > 0 && ctx.method !== "HEAD"
+          ? { data: parseJson(decoder.decode(body), response.headers.get("content-type"), requestId()) }
+          : undefined;
       // The body is decoded now: its original encoding and length no longer describe it. An empty
       // one says so, as openapi-fetch reads it (Content-Length: 0 → undefined data and error).
       const headers = decodedHeaders(response);
@@ -67,7 +71,7 @@ export function fetchTerminal(
         statusText: response.statusText,
         headers,
       });
-      return { response: read };
+      return { response: read, parsed: checked };
     } catch (error) {
       // A failure after the headers arrived (timeout, deadline, size) keeps their request id (Section 7).
       if (error instanceof AttemptFailure) {

@@ -98,8 +98,9 @@ export interface CallContext {
 }
 
 /**
- * What an attempt comes back with: its response and, when the terminal parsed a 2xx body as JSON
- * (`parseJson`), that body, by value (the response's own body is then consumed).
+ * What an attempt comes back with: its response and, when the terminal parsed a 2xx body as JSON,
+ * that body, by value (with `parseJson` the response's own body is then consumed; a request of
+ * no call, the session's, keeps it readable too).
  */
 export interface Reply {
   readonly response: Response;

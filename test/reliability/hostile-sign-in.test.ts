@@ -30,9 +30,18 @@ async function twoSignInsCpuMs(idToken: () => string): Promise<number> {
       }),
     ),
   );
+  // The first sign-in is an ordinary one, not timed: it loads the client's lazily imported code,
+  // whose compilation is not the hostile body's cost.
+  const ordinary = Buffer.from(
+    JSON.stringify({
+      AccessToken: jwt({ exp: exp() }),
+      IdToken: jwt({ exp: exp(), groups: ["partner-id-acme"] }),
+      RefreshToken: "r-opaque-secret",
+    }),
+  );
   let signIns = 0;
   server = await startRecordingServer((req, res) => {
-    const body = req.path === "/auth" ? bodies[signIns++ % 2] : Buffer.from("{}");
+    const body = req.path === "/auth" ? (signIns++ === 0 ? ordinary : bodies[signIns % 2]) : Buffer.from("{}");
     res.writeHead(200, {
       "content-type": "application/json",
       "content-length": body?.length ?? 0,
@@ -40,18 +49,26 @@ async function twoSignInsCpuMs(idToken: () => string): Promise<number> {
     });
     res.end(body);
   });
-  const started = process.cpuUsage();
-  for (let i = 0; i < 2; i++) {
+  const signInAndRead = async () => {
     const client = createAudienceClient({
-      baseUrl: server.url,
+      baseUrl: (server as RecordingServer).url,
       credentials: { username: "u", password: "pw-hostile-secret" },
     });
     const { response } = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
     expect(response.status).toBe(200);
+  };
+  await signInAndRead();
+  // The least of three measurements: contention from other processes (a shared CI machine, the
+  // other test files) only ever adds CPU time (cache misses, garbage collection threads waiting).
+  let least = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 3; round++) {
+    const started = process.cpuUsage();
+    for (let i = 0; i < 2; i++) await signInAndRead();
+    const used = process.cpuUsage(started);
+    least = Math.min(least, (used.user + used.system) / 1000);
   }
-  const used = process.cpuUsage(started);
-  expect(signIns).toBe(2);
-  return (used.user + used.system) / 1000;
+  expect(signIns).toBe(7);
+  return least;
 }
 
 describe("hostile sign-in bodies cost linear time", () => {
