@@ -13,12 +13,28 @@ describe("adaptive concurrency (Section 8.4)", () => {
   it("the server never sees more than 8 in flight, then at most 4 after a 429", async () => {
     api = await startFakeApi();
     let rateLimitNext = false;
+    // Answers are held until `cap` requests are waiting (then 20 ms more, for any request past the
+    // cap to arrive), or 250 ms: a loaded machine cannot keep the client under its cap by answering
+    // the first calls before the last are sent, and a client over it is still seen.
+    let cap = 8;
+    let held = new Set<() => void>();
+    const releaseAll = () => {
+      const now = held;
+      held = new Set();
+      for (const answer of now) answer();
+    };
     api.route((_req, res) => {
       if (rateLimitNext) {
         rateLimitNext = false;
         return json(res, 429, {});
       }
-      setTimeout(() => json(res, 200, {}), 15);
+      const answer = () => {
+        held.delete(answer);
+        json(res, 200, {});
+      };
+      held.add(answer);
+      setTimeout(() => held.has(answer) && answer(), 250);
+      if (held.size >= cap) setTimeout(releaseAll, 20);
     });
     const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { rateLimitDelayMs: [1, 2] } });
     await client.GET("/events/", {}); // sign in first
@@ -31,6 +47,7 @@ describe("adaptive concurrency (Section 8.4)", () => {
     rateLimitNext = true;
     await client.GET("/events/{eid}", { params: { path: { eid: "trigger" } } });
     expect(client.concurrency().limit).toBe(4);
+    cap = 4;
     api.resetStats();
     await Promise.all(
       Array.from({ length: 40 }, (_, i) => client.GET("/events/{eid}", { params: { path: { eid: `b${i}` } } })),
