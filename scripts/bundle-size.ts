@@ -28,9 +28,10 @@ export const TARGET_KB = 20;
  * guards load when a client is created). Its history is this file's git log. 18.1 KB: the errors
  * that keep the API's answer on every path (a setup refusal built by `unwrap`, 400/409/422 classes),
  * the partner and environment of refusals before sending, and the `AUDIENCE_LOG` switch (18.0 KB);
- * 18.3 KB with both (18.2 measured).
+ * 18.3 KB with both (18.2 measured). 18.4 KB: every helper that takes a client completes what it
+ * refuses before sending with the client's partner and environment (Section 7; 18.39 measured).
  */
-export const BUDGET_KB = 18.3;
+export const BUDGET_KB = 18.4;
 
 /** The target for an app using only `createAudienceClient` and `unwrap`, up front, KB min+gzip. */
 export const MINIMUM_TARGET_KB = 12;
@@ -59,7 +60,7 @@ export const BROWSER_MINIMUM_TARGET_KB = 10;
  * export up front; the `createAudienceClient` + `unwrap` app up front; the same app after its
  * first read and first validated write (the target for that one is LOADED_TARGET_KB).
  */
-export const BROWSER_BUDGET_KB = 18.2;
+export const BROWSER_BUDGET_KB = 18.3; // 18.2 before the helpers' refusals named the partner (18.29 measured)
 export const BROWSER_MINIMUM_BUDGET_KB = 11.9;
 export const BROWSER_LOADED_BUDGET_KB = 45.9;
 

@@ -4,7 +4,7 @@ import { carriedBy } from "./internal/call-record.ts";
 import { Redactor } from "./internal/redact.ts";
 
 /** What openapi-fetch (and so every raw call of the client) resolves to. */
-interface RawResult<T> {
+export interface RawResult<T> {
   /** The parsed body of a 2xx response. */
   data?: T;
   /** The parsed body of an error response. */

@@ -2,7 +2,7 @@
  * Section 7: a support report states the partner_id and the environment. An error refused before
  * anything was sent (a `ValidationError`, a `SetupStateError` of a known state) is built by a check
  * that knows the call, not the client; the client completes it with both, at the one place each
- * refusal leaves it (the engine's call, a setup handle's lookup, a list helper), before it is thrown.
+ * refusal leaves it (the engine's call, a setup handle's lookup, a helper), before it is thrown.
  */
 import { isAudienceError } from "./audience-error.ts";
 
@@ -26,4 +26,19 @@ export function inClient<T>(error: T, context: ClientContext): T {
   // The error has not left the client yet: completing it keeps its class, stack and cause.
   Object.assign(error, { partnerId: error.partnerId ?? context.partnerId, environment: context.environment });
   return error;
+}
+
+/** What a helper is given: a client's configuration, and its partner once known. */
+export interface HelperClient {
+  readonly config: { readonly baseUrl: URL };
+  readonly partnerId?: () => string | undefined;
+}
+
+/** `work`'s result; what it is refused with before sending is completed with the client's partner and environment. */
+export async function refusedIn<T>(client: HelperClient, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw inClient(error, { partnerId: client.partnerId?.(), environment: environmentOf(client.config.baseUrl) });
+  }
 }

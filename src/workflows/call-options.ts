@@ -3,6 +3,8 @@
  * `signal`, `deadlineMs` and `priority`. A bare AbortSignal is still accepted where a helper took
  * one before, so existing calls keep working.
  */
+import { type HelperClient, refusedIn } from "../errors/client-context.ts";
+import { type RawResult, unwrap } from "../unwrap.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
 
 /** The last argument of a one-call helper. */
@@ -28,3 +30,13 @@ export function callInit(
     ...(priority ? { priority } : {}),
   };
 }
+
+/**
+ * A one-call helper's call: `options` spread into it, its result unwrapped, and what it is refused
+ * with before sending (its options, its own checks) completed with the client's partner and environment.
+ */
+export const helperCall = <T>(
+  client: HelperClient,
+  options: AbortSignal | CallOptions | undefined,
+  call: (init: ReturnType<typeof callInit>) => Promise<RawResult<T>>,
+): Promise<T> => refusedIn(client, async () => unwrap(await call(callInit(options))));

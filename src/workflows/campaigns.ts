@@ -5,11 +5,12 @@
  */
 
 import type { AudienceClient } from "../client-types.ts";
+import { refusedIn } from "../errors/client-context.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { pathParamIssues } from "../guards/path-params.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
-import { type CallOptions, callInit } from "./call-options.ts";
+import { type CallOptions, helperCall } from "./call-options.ts";
 import { deadlineAt } from "./deadline.ts";
 import { isTerminalStatus, poll, pollDefaults } from "./poll.ts";
 import { pollCall, pollRetryDelayMs } from "./poll-call.ts";
@@ -33,8 +34,8 @@ export async function createCampaign(
   params: QueryParams,
   options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
-  return unwrap(
-    await client.POST("/campaigns/", { params: { query: { params: params as never } }, ...callInit(options) }),
+  return helperCall(client, options, (init) =>
+    client.POST("/campaigns/", { params: { query: { params: params as never } }, ...init }),
   );
 }
 
@@ -45,10 +46,10 @@ export async function setClientCampaignStatus(
   params: QueryParams,
   options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
-  return unwrap(
-    await client.PUT("/events/{eid}/client_campaign_status", {
+  return helperCall(client, options, (init) =>
+    client.PUT("/events/{eid}/client_campaign_status", {
       params: { path: { eid }, query: { params: params as never } },
-      ...callInit(options),
+      ...init,
     }),
   );
 }
@@ -81,6 +82,10 @@ export function waitForClientCampaignStatusTask(
   eid: string,
   options: WaitOptions = {},
 ): Promise<unknown> {
+  return refusedIn(client, () => taskPoll(client, eid, options));
+}
+
+function taskPoll(client: TaskClient, eid: string, options: WaitOptions): Promise<unknown> {
   const at = deadlineAt(options.deadlineMs);
   return poll({
     ...pollDefaults.task,
@@ -127,6 +132,13 @@ export function watchAdPlatformConnection(
   client: Client,
   options: WaitOptions & { adPlatform?: string; intervalMs?: number; isDone?: (body: unknown) => boolean } = {},
 ): Promise<unknown> {
+  return refusedIn(client, () => connectionPoll(client, options));
+}
+
+function connectionPoll(
+  client: Client,
+  options: WaitOptions & { adPlatform?: string; intervalMs?: number; isDone?: (body: unknown) => boolean },
+): Promise<unknown> {
   const adplatform = options.adPlatform ?? client.config.adPlatform;
   const at = deadlineAt(options.deadlineMs);
   return poll({
@@ -156,10 +168,10 @@ export async function createEventSeries(
   params: QueryParams,
   options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
-  return unwrap(
-    await client.POST("/events/{eid}/series", {
+  return helperCall(client, options, (init) =>
+    client.POST("/events/{eid}/series", {
       params: { path: { eid }, query: { params: params as never } },
-      ...callInit(options),
+      ...init,
     }),
   );
 }
@@ -170,8 +182,11 @@ export async function listAvailableEventsForSeries(
   eid: string,
   options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
-  return unwrap(
-    await client.GET("/events/{eid}/available_events_for_series", { params: { path: { eid } }, ...callInit(options) }),
+  return helperCall(client, options, (init) =>
+    client.GET("/events/{eid}/available_events_for_series", {
+      params: { path: { eid } },
+      ...init,
+    }),
   );
 }
 
@@ -197,7 +212,7 @@ export async function getOptimisationStatus(
   which: Toggle,
   options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
-  return unwrap(await client.GET(toggle(which), { params: { path: { eid } }, ...callInit(options) }));
+  return helperCall(client, options, (init) => client.GET(toggle(which), { params: { path: { eid } }, ...init }));
 }
 
 /** Sets an optimisation toggle with query-string parameters (method assumed PUT; see the drift overlay). */
@@ -208,10 +223,10 @@ export async function setOptimisationStatus(
   params: QueryParams,
   options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
-  return unwrap(
-    await client.PUT(toggle(which), {
+  return helperCall(client, options, (init) =>
+    client.PUT(toggle(which), {
       params: { path: { eid }, query: { params: params as never } },
-      ...callInit(options),
+      ...init,
     }),
   );
 }

@@ -3,6 +3,7 @@
 import type { components } from "../../generated/schema.ts";
 import type { AudienceClient } from "../client-types.ts";
 import type { Declared } from "../declared-fields.ts";
+import { refusedIn } from "../errors/client-context.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import { benchmarkValuesOf, type NormalizedBenchmark, normalizeBenchmark } from "./benchmark.ts";
@@ -49,20 +50,21 @@ function read<Body>(path: "/events/{eid}/lookout_prediction_benchmark" | "/event
     client: Client,
     eid: string,
     options: { type: PredictionType; unit?: "fraction" | "percent"; signal?: AbortSignal },
-  ): Promise<BenchmarkRead<Body>> => {
-    // Checked before sending: missing options reach the query check (query.type), and a wrong
-    // unit fails here rather than after a call that was made for nothing.
-    const { type, unit, signal } = options ?? ({} as Partial<typeof options>);
-    if (unit !== undefined) normalizeBenchmark([], { unit });
-    const body = unwrap(
-      await client.GET(path, {
-        params: { path: { eid }, query: { type: type as PredictionType } },
-        ...withSignal(signal),
-      }),
-    );
-    const values = benchmarkValuesOf(body, client.config.benchmarkFields);
-    return { body: body as Body, values, ...normalizeBenchmark(values, unit ? { unit } : {}) };
-  };
+  ): Promise<BenchmarkRead<Body>> =>
+    refusedIn(client, async () => {
+      // Checked before sending: missing options reach the query check (query.type), and a wrong
+      // unit fails here rather than after a call that was made for nothing.
+      const { type, unit, signal } = options ?? ({} as Partial<typeof options>);
+      if (unit !== undefined) normalizeBenchmark([], { unit });
+      const body = unwrap(
+        await client.GET(path, {
+          params: { path: { eid }, query: { type: type as PredictionType } },
+          ...withSignal(signal),
+        }),
+      );
+      const values = benchmarkValuesOf(body, client.config.benchmarkFields);
+      return { body: body as Body, values, ...normalizeBenchmark(values, unit ? { unit } : {}) };
+    });
 }
 
 /**

@@ -1,10 +1,11 @@
 /** Manual sales ingest (JSON or an XLSX workbook) and media upload (Section 4). */
 import type { components } from "../../generated/schema.ts";
 import type { AudienceClient } from "../client-types.ts";
+import { refusedIn } from "../errors/client-context.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
-import { type CallOptions, callInit } from "./call-options.ts";
+import { type CallOptions, helperCall } from "./call-options.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
 import { assertXlsx, toBytes } from "./xlsx.ts";
 
@@ -23,7 +24,7 @@ export async function ingestTransactionSummary(
   summary: TransactionSummary,
   options?: AbortSignal | CallOptions,
 ): Promise<unknown> {
-  return unwrap(await client.POST("/ingest/transaction_summary", { body: summary, ...callInit(options) }));
+  return helperCall(client, options, (init) => client.POST("/ingest/transaction_summary", { body: summary, ...init }));
 }
 
 function form(bytes: Uint8Array, filename: string, type: string): FormData {
@@ -42,6 +43,15 @@ export async function ingestExcel(
   eid: string,
   workbook: UploadInput,
   options: { filename?: string; signal?: AbortSignal; deadlineMs?: number; priority?: "high" | "low" | "auto" } = {},
+): Promise<unknown> {
+  return refusedIn(client, () => sendWorkbook(client, eid, workbook, options));
+}
+
+async function sendWorkbook(
+  client: Client,
+  eid: string,
+  workbook: UploadInput,
+  options: NonNullable<Parameters<typeof ingestExcel>[3]>,
 ): Promise<unknown> {
   const at = deadlineAt(options.deadlineMs);
   const bytes = await toBytes(workbook, "workbook");
@@ -68,6 +78,14 @@ export async function uploadMedia(
     deadlineMs?: number;
     priority?: "high" | "low" | "auto";
   },
+): Promise<unknown> {
+  return refusedIn(client, () => sendMedia(client, file, options));
+}
+
+async function sendMedia(
+  client: Client,
+  file: UploadInput,
+  options: Parameters<typeof uploadMedia>[2],
 ): Promise<unknown> {
   const at = deadlineAt(options?.deadlineMs);
   const bytes = await toBytes(file, "file");

@@ -8,7 +8,7 @@ import type { AudienceClient } from "../client-types.ts";
 import type { Declared } from "../declared-fields.ts";
 import type { components } from "../types.ts";
 import { unwrap } from "../unwrap.ts";
-import { type CallOptions, callInit } from "./call-options.ts";
+import { type CallOptions, helperCall } from "./call-options.ts";
 import { type ListOptions, pagedList } from "./list.ts";
 
 /** @inline */
@@ -22,7 +22,7 @@ export type Partner = components["schemas"]["Partner"] & Declared<"partner">;
  * list, Section 2 does not say which: a single record comes back as a list of one).
  */
 export const getPartners = async (client: Client, options?: AbortSignal | CallOptions): Promise<Partner[]> =>
-  partnersOf(unwrap(await client.GET("/partners/", callInit(options)))) as Partner[];
+  partnersOf(await helperCall(client, options, (init) => client.GET("/partners/", init))) as Partner[];
 
 /** Partner messages, page by page (GET /messages/partner/ with page and limit). */
 export function listPartnerMessages(client: Client, options: ListOptions = {}): AsyncIterableIterator<unknown> {
@@ -33,7 +33,7 @@ export function listPartnerMessages(client: Client, options: ListOptions = {}): 
 
 /** The number of unread partner messages. */
 export async function countUnreadMessages(client: Client, options?: AbortSignal | CallOptions): Promise<number> {
-  return unwrap(await client.GET("/messages/totalunread", callInit(options))).total_unread;
+  return (await helperCall(client, options, (init) => client.GET("/messages/totalunread", init))).total_unread;
 }
 
 /** The user's notification feed. The endpoint takes only `limit` (no page): one page is read. */

@@ -10,12 +10,28 @@ import {
   type AudienceError,
   BadRequestError,
   ConflictError,
+  countUnreadMessages,
   createAudienceClient,
+  createCampaign,
+  createEventSeries,
+  getOptimisationStatus,
+  getPartners,
+  ingestExcel,
+  ingestTransactionSummary,
+  listAvailableEventsForSeries,
+  listEventCampaigns,
   listEvents,
+  readBenchmark,
+  readPrediction,
   SetupStateError,
+  setClientCampaignStatus,
+  setOptimisationStatus,
   UnprocessableEntityError,
   unwrap,
+  uploadMedia,
   ValidationError,
+  waitForClientCampaignStatusTask,
+  watchAdPlatformConnection,
 } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { routeSetupApi } from "../support/fake-setup-api.ts";
@@ -110,6 +126,47 @@ describe("a report of an error refused before sending names the partner and the 
     expect(handle).toBeInstanceOf(ValidationError);
     expectReportNames(handle, "partner-id-acme");
   });
+});
+
+describe("every helper's refusal before sending names the partner and the environment", () => {
+  type Client = ReturnType<typeof make>;
+  const late = { deadlineMs: -1 };
+  const refusals: Record<string, (client: Client) => Promise<unknown>> = {
+    "createCampaign: deadlineMs": (c) => createCampaign(c, {}, late),
+    "setClientCampaignStatus: deadlineMs": (c) => setClientCampaignStatus(c, "e1", {}, late),
+    "waitForClientCampaignStatusTask: no PUT sent": (c) => waitForClientCampaignStatusTask(c, "e1"),
+    "waitForClientCampaignStatusTask: deadlineMs": (c) => waitForClientCampaignStatusTask(c, "e1", late),
+    "watchAdPlatformConnection: deadlineMs": (c) => watchAdPlatformConnection(c, late),
+    "watchAdPlatformConnection: terminalStates": (c) =>
+      watchAdPlatformConnection(c, { terminalStates: "DONE" as never }),
+    "createEventSeries: deadlineMs": (c) => createEventSeries(c, "e1", {}, late),
+    "listAvailableEventsForSeries: deadlineMs": (c) => listAvailableEventsForSeries(c, "e1", late),
+    "getOptimisationStatus: which": (c) => getOptimisationStatus(c, "e1", "neither" as never),
+    "setOptimisationStatus: which": (c) => setOptimisationStatus(c, "e1", "neither" as never, {}),
+    "readBenchmark: unit": (c) => readBenchmark(c, "e1", { type: "capacity", unit: "permille" as never }),
+    "readPrediction: unit": (c) => readPrediction(c, "e1", { type: "capacity", unit: "permille" as never }),
+    "ingestTransactionSummary: body": (c) => ingestTransactionSummary(c, { eid: 7 } as never),
+    "ingestTransactionSummary: deadlineMs": (c) => ingestTransactionSummary(c, { eid: 7 } as never, late),
+    "getPartners: deadlineMs": (c) => getPartners(c, late),
+    "countUnreadMessages: deadlineMs": (c) => countUnreadMessages(c, late),
+    "ingestExcel: not a workbook": (c) => ingestExcel(c, "e1", new Uint8Array([1, 2, 3])),
+    "ingestExcel: deadlineMs": (c) => ingestExcel(c, "e1", new Uint8Array([1, 2, 3]), late),
+    "uploadMedia: empty file": (c) => uploadMedia(c, new Uint8Array(0), { filename: "a.png" }),
+    "uploadMedia: file name": (c) => uploadMedia(c, new Uint8Array([1]), { filename: 'a"b' }),
+    "listEventCampaigns: limit": async (c) => {
+      for await (const _ of listEventCampaigns(c, "e1", { limit: 0 })) break;
+    },
+  };
+  for (const [name, refuse] of Object.entries(refusals)) {
+    it(name, async () => {
+      api = await startFakeApi();
+      const client = make({ partnerId: "partner-id-acme" });
+      const error = await caught(() => refuse(client));
+      expect(error).toBeInstanceOf(ValidationError);
+      expectReportNames(error, "partner-id-acme");
+      expect(api.requests).toEqual([]); // refused before anything was sent, the sign-in included
+    });
+  }
 });
 
 describe("a server's refusal keeps its status, code and body whatever class it becomes", () => {
