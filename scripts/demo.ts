@@ -13,6 +13,7 @@ import { quickstart } from "../examples/quickstart.ts";
 import type { AudienceClient, Logger } from "../src/index.ts";
 import { terminalSafe } from "../src/internal/terminal-text.ts";
 import { type MockApi, SCENARIOS, type ScenarioName, startMockApi } from "../src/testing/index.ts";
+import { terminalPrinter } from "./demo-print.ts";
 
 const USAGE = `Usage: npm run demo -- [options]
 
@@ -123,6 +124,7 @@ async function main(): Promise<void> {
         ...(env.AI_MEDIA_URL ? { mediaUrl: env.AI_MEDIA_URL } : {}),
         ...(env.AI_AD_PLATFORM ? { adPlatform: env.AI_AD_PLATFORM } : {}),
       },
+      terminalPrinter,
       watch,
     );
     return;
@@ -130,7 +132,11 @@ async function main(): Promise<void> {
   // The same mock consumers get from @audience-intelligence/client/testing.
   mock = await startMockApi({ scenario: args.scenario, seed: args.seed });
   console.log(`Mock of generated/openapi.json on ${mock.baseUrl}, scenario ${args.scenario} (seed ${args.seed})`);
-  await quickstart({ baseUrl: mock.baseUrl, mediaUrl: mock.mediaUrl, credentials: mock.credentials, logger }, watch);
+  await quickstart(
+    { baseUrl: mock.baseUrl, mediaUrl: mock.mediaUrl, credentials: mock.credentials, logger },
+    terminalPrinter,
+    watch,
+  );
 }
 
 main().then(

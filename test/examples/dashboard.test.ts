@@ -11,9 +11,10 @@ import { createAudienceClient } from "@audience-intelligence/client";
 import { expectPartnerHeaderOnEvery, type MockApi, startMockApi } from "@audience-intelligence/client/testing";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { tokenEndpoint } from "../../examples/dashboard/backend.ts";
 import { createDashboard } from "../../examples/dashboard/page.ts";
+import { findSecret } from "../support/secret-forms.ts";
 
 let api: MockApi;
 let backend: Server;
@@ -21,9 +22,15 @@ let tokenUrl = "";
 let tokenCalls = 0;
 /** The backend's handler over its one long-lived client (made anew per test, after the scenario). */
 let handler: (request: Request) => Promise<Response>;
+// The backend keeps the runtime's own fetch; the page's requests go through the global one, which
+// the first test records.
+const runtimeFetch = globalThis.fetch;
 const newBackendClient = () => {
-  handler = tokenEndpoint(createAudienceClient({ baseUrl: api.baseUrl, credentials: api.credentials }));
+  handler = tokenEndpoint(
+    createAudienceClient({ baseUrl: api.baseUrl, credentials: api.credentials, fetch: runtimeFetch }),
+  );
 };
+afterEach(() => vi.unstubAllGlobals());
 
 beforeAll(async () => {
   api = await startMockApi();
@@ -55,6 +62,13 @@ describe("examples/dashboard", () => {
     api.useScenario("healthy");
     newBackendClient();
     tokenCalls = 0;
+    const sent: string[] = [];
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const body = request.body ? await request.clone().text() : "";
+      sent.push(`${request.method} ${request.url}\n${[...request.headers].join("\n")}\n${body}`);
+      return runtimeFetch(request);
+    });
     const page = createDashboard({ baseUrl: api.baseUrl, partnerId: api.partnerId, tokenUrl });
     const eids = ["evt-1001", "evt-1002", "evt-1003", "evt-1004", "evt-1005"];
     const bodies = await Promise.all(
@@ -69,6 +83,11 @@ describe("examples/dashboard", () => {
     expectPartnerHeaderOnEvery(api.requests(), api.partnerId);
     const signIns = api.requests().filter((r) => r.method === "POST" && r.path === "/auth");
     expect(signIns).toHaveLength(1); // the backend's, once
+    // What the page itself sent: its token request and its reads, never /auth, never the password
+    // in any encoding (the username is in the access token's claims, by design).
+    expect(findSecret(sent.join("\n"), api.credentials.password)).toBeUndefined();
+    expect(sent.filter((r) => /\/auth(\/|\s|$)/.test(r.split("\n")[0] as string))).toEqual([]);
+    expect(sent.length).toBe(1 + eids.length);
   });
 
   it("reads across several short token lifetimes never fail, renewed from the backend", async () => {

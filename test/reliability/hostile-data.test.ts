@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { table } from "../../examples/quickstart.ts";
+import { table } from "../../scripts/demo-print.ts";
 import { errorCodeOf } from "../../src/assumptions.ts";
 import {
   ApiError,

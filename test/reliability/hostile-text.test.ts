@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process";
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { table } from "../../examples/quickstart.ts";
+import { table } from "../../scripts/demo-print.ts";
 import {
   ApiError,
   createAudienceClient,

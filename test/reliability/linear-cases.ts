@@ -4,7 +4,7 @@
  * test/support/linear-time.ts). `n` is chosen so that a quadratic implementation would take
  * seconds at 4n (the benchmark value pattern before the fix: ~2 s at 60 KB).
  */
-import { table } from "../../examples/quickstart.ts";
+import { table } from "../../scripts/demo-print.ts";
 import { errorCodeOf, groupsClaims } from "../../src/assumptions.ts";
 import { jsonBodyIssues } from "../../src/guards/json-body.ts";
 import { idIssues } from "../../src/guards/path-params.ts";
