@@ -62,7 +62,9 @@ export const BROWSER_MINIMUM_TARGET_KB = 10;
  */
 export const BROWSER_BUDGET_KB = 18.3; // 18.2 before the helpers' refusals named the partner (18.29 measured)
 export const BROWSER_MINIMUM_BUDGET_KB = 11.9;
-export const BROWSER_LOADED_BUDGET_KB = 45.9;
+// 46.0: the setup handle's methods name the client's partner and environment in what they refuse
+// before sending (45.96 measured; 45.89 before).
+export const BROWSER_LOADED_BUDGET_KB = 46.0;
 
 /**
  * What the React Query binding (`/react-query`) may add to an app that already uses the client

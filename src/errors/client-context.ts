@@ -27,18 +27,3 @@ export function inClient<T>(error: T, context: ClientContext): T {
   Object.assign(error, { partnerId: error.partnerId ?? context.partnerId, environment: context.environment });
   return error;
 }
-
-/** What a helper is given: a client's configuration, and its partner once known. */
-export interface HelperClient {
-  readonly config: { readonly baseUrl: URL };
-  readonly partnerId?: () => string | undefined;
-}
-
-/** `work`'s result; what it is refused with before sending is completed with the client's partner and environment. */
-export async function refusedIn<T>(client: HelperClient, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw inClient(error, { partnerId: client.partnerId?.(), environment: environmentOf(client.config.baseUrl) });
-  }
-}

@@ -3,7 +3,7 @@
  * `signal`, `deadlineMs` and `priority`. A bare AbortSignal is still accepted where a helper took
  * one before, so existing calls keep working.
  */
-import { type HelperClient, refusedIn } from "../errors/client-context.ts";
+import { type HelperClient, refusedIn } from "../errors/refused-in.ts";
 import { type RawResult, unwrap } from "../unwrap.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
 

@@ -5,7 +5,7 @@
  */
 
 import type { AudienceClient } from "../client-types.ts";
-import { refusedIn } from "../errors/client-context.ts";
+import { refusedIn } from "../errors/refused-in.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { pathParamIssues } from "../guards/path-params.ts";
 import { withSignal } from "../internal/with-signal.ts";

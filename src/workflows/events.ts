@@ -3,7 +3,7 @@
 import type { components } from "../../generated/schema.ts";
 import type { AudienceClient } from "../client-types.ts";
 import type { Declared } from "../declared-fields.ts";
-import { refusedIn } from "../errors/client-context.ts";
+import { refusedIn } from "../errors/refused-in.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import { benchmarkValuesOf, type NormalizedBenchmark, normalizeBenchmark } from "./benchmark.ts";

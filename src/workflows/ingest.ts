@@ -1,7 +1,7 @@
 /** Manual sales ingest (JSON or an XLSX workbook) and media upload (Section 4). */
 import type { components } from "../../generated/schema.ts";
 import type { AudienceClient } from "../client-types.ts";
-import { refusedIn } from "../errors/client-context.ts";
+import { refusedIn } from "../errors/refused-in.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";

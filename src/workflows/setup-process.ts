@@ -1,6 +1,7 @@
 import { boostTaskIdOf } from "../assumptions.ts";
 import type { AudienceClient } from "../client-types.ts";
 import type { Declared } from "../declared-fields.ts";
+import { refusedIn } from "../errors/refused-in.ts";
 import { SetupStateError } from "../errors/setup-state-error.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
@@ -63,7 +64,7 @@ export function createSetupWork(
 
   // The fields a partner declared for the setup (DeclaredFields) are theirs to rely on: taken as declared.
   type Setup = Declared<"setup">;
-  return {
+  const work: SetupWork = {
     async load(options) {
       const result = await client.GET("/setup_processes/{eid}", { params: { path }, ...callInit(options) });
       return result.response.status === 404 ? undefined : (unwrap(result) as Setup);
@@ -86,6 +87,10 @@ export function createSetupWork(
     editPublishedCluster: (payload) => clusterSaver(payload).saveNow(payload),
     autosavePublishedCluster: (payload) => clusterSaver(payload).autosave(payload),
   };
+  // What a method refuses before sending (its options) names the client's partner and environment (Section 7).
+  for (const [name, method] of Object.entries(work) as Array<[string, (...a: unknown[]) => Promise<unknown>]>)
+    (work as unknown as Record<string, unknown>)[name] = (...a: unknown[]) => refusedIn(client, () => method(...a));
+  return work;
 }
 
 /**

@@ -153,6 +153,14 @@ describe("every helper's refusal before sending names the partner and the enviro
     "ingestExcel: deadlineMs": (c) => ingestExcel(c, "e1", new Uint8Array([1, 2, 3]), late),
     "uploadMedia: empty file": (c) => uploadMedia(c, new Uint8Array(0), { filename: "a.png" }),
     "uploadMedia: file name": (c) => uploadMedia(c, new Uint8Array([1]), { filename: 'a"b' }),
+    "setup handle: autosave of a draft with a wrong field": (c) =>
+      c.setupProcess("e1").autosave({ ...draft, total_budget: "a lot" } as never),
+    "setup handle: flush with deadlineMs": (c) => c.setupProcess("e1").flush(late),
+    "setup handle: load with deadlineMs": (c) => c.setupProcess("e1").load(late),
+    "setup handle: create with deadlineMs": (c) => c.setupProcess("e1").create(draft, late),
+    "setup handle: publish with deadlineMs": (c) => c.setupProcess("e1").publish(late),
+    "setup handle: cancel with deadlineMs": (c) => c.setupProcess("e1").cancel(late),
+    "setup handle: create with a wrong field": (c) => c.setupProcess("e1").create({ ...draft, goal: 7 } as never),
     "listEventCampaigns: limit": async (c) => {
       for await (const _ of listEventCampaigns(c, "e1", { limit: 0 })) break;
     },
