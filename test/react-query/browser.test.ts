@@ -8,12 +8,13 @@
  * as for the runtime matrix): not part of `npm test`; `RUNTIMES_DIR=… npm run test:react-query`.
  */
 import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SPEC } from "../../src/index.ts";
 import { STALE_READS } from "../../src/react-query/index.ts";
 import { type MockApi, startMockApi } from "../../src/testing/index.ts";
+import { type Browser, CHROMIUM_START_MS, launchChromium, openPage, type Page } from "../support/chromium.ts";
 import { FIRST_LOAD_PARTNER, SHAPES } from "./app/constants.ts";
 import { type Seen, type Site, startSite } from "./site.ts";
 
@@ -22,21 +23,6 @@ const ROOT = resolve(here, "..", "..");
 const dir = process.env.RUNTIMES_DIR ?? "";
 // Asked for without RUNTIMES_DIR, it fails rather than skip: CI must never pass it silently.
 const enabled = process.env.REACT_QUERY_BROWSER === "1";
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const SLOW = 120_000;
-
-type Page = {
-  goto(url: string): Promise<unknown>;
-  evaluate<T>(fn: string): Promise<T>;
-  focus(selector: string): Promise<void>;
-  click(selector: string): Promise<void>;
-  fill(selector: string, value: string): Promise<void>;
-  keyboard: { type(text: string, options: { delay: number }): Promise<void>; press(key: string): Promise<void> };
-  waitForTimeout(ms: number): Promise<void>;
-  on(event: "console" | "pageerror", listener: (message: unknown) => void): void;
-};
-type Browser = { close(): Promise<void>; newPage(): Promise<Page> };
-
 let mock: MockApi | undefined;
 let site: Site | undefined;
 let browser: Browser | undefined;
@@ -64,27 +50,17 @@ async function bundle(): Promise<string> {
 
 beforeAll(async () => {
   if (!enabled) return;
-  if (!dir)
-    throw new Error("RUNTIMES_DIR must hold playwright-core (node_modules/playwright-core), as .ci/run installs it");
   const [app, api] = await Promise.all([bundle(), startMockApi({ stateful: false })]);
   mock = api;
   const html =
     '<!doctype html><meta charset="utf-8"><title>react-query</title><script type="module" src="/app.js"></script>';
   site = await startSite(api.baseUrl, { "/": html, "/app.js": app });
-  const { chromium } = (await import(
-    pathToFileURL(join(dir, "node_modules", "playwright-core", "index.mjs")).href
-  )) as {
-    chromium: { launch(options: Record<string, unknown>): Promise<Browser> };
-  };
-  browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
-  page = await browser.newPage();
-  page.on("console", (m) => logs.push(String((m as { text(): string }).text())));
-  page.on("pageerror", (e) => logs.push(String(e)));
-  await page.goto(`${site.url}/`);
+  browser = await launchChromium(dir);
+  page = await openPage(browser, `${site.url}/`, logs);
   await page.evaluate(
     "new Promise((r) => { const t = () => (globalThis.scenarios ? r(true) : setTimeout(t, 10)); t(); })",
   );
-}, SLOW);
+}, CHROMIUM_START_MS);
 
 afterAll(async () => {
   await browser?.close();
