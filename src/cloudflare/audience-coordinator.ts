@@ -78,6 +78,7 @@ function isPartnerAsk(v: unknown): v is PartnerAsk {
     isId(v.iso) &&
     (v.seen === 0 || v.seen === 1) &&
     isMs(v.quietLeft) &&
+    (v.back === undefined || v.back === 0 || v.back === 1) &&
     (v.pace === null || (typeof v.pace === "number" && v.pace > 0 && Number.isFinite(v.pace))) &&
     isMs(v.leaseMs) &&
     (v.leaseMs as number) > 0 &&

@@ -4,11 +4,13 @@
  *
  * - One request per call while busy: a turn is one exchange (partner-room.ts waits there until the
  *   slot and the pace allow it, so a waiting call never polls), and it carries the slots this
- *   isolate gave back since its last exchange and renews the leases it holds. A slot given back
- *   with nothing to ride on goes on its own after `releaseDelayMs`, at once after a 429 or when
- *   the object said other turns wait.
- * - Calls of this isolate wait in line here (lanes, abort: transport/limiter.ts with one place):
- *   one turn at a time is asked of the object, in lane order.
+ *   isolate gave back since its last exchange and renews the leases it holds. While one turn
+ *   waits at the object, the next waits here (ride-gate.ts) for a slot given back and carries it:
+ *   a second turn at the object only with a release on it. A slot given back with nothing to ride
+ *   on goes on its own after `releaseDelayMs`, at once after a 429 or when the object said other
+ *   turns wait.
+ * - Calls of this isolate wait in line here (lanes, abort: transport/limiter.ts with two places):
+ *   at most two turns at a time are asked of the object, in lane order.
  * - When the object does not answer (a binding that throws, an object being restarted, a reply of
  *   another shape), calls go on with this isolate's fair share of the last state it saw, said
  *   once through the logger, and the object is used again as soon as it answers a probe, told of
@@ -39,6 +41,7 @@ import {
   type RoomKey,
   type TakeAsk,
 } from "./protocol.ts";
+import { RideGate } from "./ride-gate.ts";
 import { ObjectSeen } from "./seen-state.ts";
 import type { ObjectSettings } from "./settings.ts";
 import { cancel } from "./timers.ts";
@@ -51,7 +54,8 @@ export class ObjectPartner implements PartnerCoordination {
   readonly #key: PartnerKey;
   readonly #room: RoomKey;
   readonly #s: ObjectSettings;
-  readonly #line = new ConcurrencyLimiter({ max: 1, reduced: 1, quietMs: 0 });
+  readonly #line = new ConcurrencyLimiter({ max: 2, reduced: 2, quietMs: 0 });
+  readonly #gate = new RideGate();
   /** The leases this isolate holds at the object, with their tickets. */
   readonly #held = new Map<string, number>();
   #released: Release[] = [];
@@ -59,8 +63,8 @@ export class ObjectPartner implements PartnerCoordination {
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #flushAt = 0;
   #renewTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The turn this isolate is asking of the object now, and the turns it withdrew. */
-  #asking: TakeAsk | undefined;
+  /** The turns this isolate is asking of the object now, and the turns it withdrew. */
+  readonly #asking = new Set<TakeAsk>();
   readonly #withdrawn = new Set<string>();
   readonly #seen: ObjectSeen;
   readonly #fallback: FallbackTurns;
@@ -100,24 +104,26 @@ export class ObjectPartner implements PartnerCoordination {
     let leave = !request.signal?.aborted && this.#line.tryAcquire();
     if (!leave) {
       // An interactive call goes before a background turn waiting at the object (transport/limiter.ts).
-      if (!background && this.#asking?.lane === "b") this.#withdraw(this.#asking.id);
+      if (!background) for (const asked of this.#asking) if (asked.lane === "b") this.#withdraw(asked.id);
       leave = await this.#line.acquire(request.signal, request.lane);
     }
     try {
       for (;;) {
+        await this.#rideOrGo(request.signal);
         const id = this.#s.nextLeaseId();
         const latest =
           request.deadlineAt === undefined ? null : Math.max(0, Math.floor(request.deadlineAt - monotonicNow()));
         const take: TakeAsk = { id, lane: background ? "b" : "i", latestMs: latest };
         let reply: PartnerReply;
-        this.#asking = take;
+        this.#asking.add(take);
         try {
-          reply = await this.#abortable(this.#exchange(take), request.signal, id);
+          reply = await abortable(this.#exchange(take), request.signal, () => this.#withdraw(id));
         } catch (error) {
           if (!(error instanceof ObjectUnavailable)) throw error;
           return this.#unavailable(request, error);
         } finally {
-          this.#asking = undefined;
+          this.#asking.delete(take);
+          this.#gate.open();
         }
         if (reply.kind === "late")
           throw new TooLate(reply.wait, "the partner's pace would send it after the call's deadline");
@@ -143,25 +149,17 @@ export class ObjectPartner implements PartnerCoordination {
     }
   }
 
+  /** With a turn at the object already, a second goes only with a slot given back to carry (or once that one is answered). */
+  #rideOrGo(signal: AbortSignal | undefined): Promise<void> {
+    const wait = () => this.#asking.size > 0 && this.#released.length === 0 && !this.#fallback.active;
+    // Aborted while waiting: what was to ride on it goes on its own.
+    return this.#gate.until(wait, signal, () => this.#released.length > 0 && this.#flush());
+  }
+
   /** Gives back a turn asked of the object: it answers "again", or frees the slot if it was granted meanwhile. */
   #withdraw(id: string): void {
     this.#withdrawn.add(id);
     this.#giveBack([id, "n", 0, 0, 0], true);
-  }
-
-  /** `pending`, unless `signal` aborts first: then the turn is given back (it may be granted meanwhile). */
-  #abortable<T>(pending: Promise<T>, signal: AbortSignal | undefined, id: string): Promise<T> {
-    if (!signal) return pending;
-    return new Promise<T>((resolve, reject) => {
-      const abort = () => {
-        pending.catch(() => undefined);
-        this.#withdraw(id);
-        reject(signal.reason);
-      };
-      if (signal.aborted) return abort();
-      signal.addEventListener("abort", abort, { once: true });
-      pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
-    });
   }
 
   #turn(id: string, ticket: number, slotWaitMs: number | undefined, paceWaitMs: number | undefined): Turn {
@@ -188,12 +186,17 @@ export class ObjectPartner implements PartnerCoordination {
   /** Queues a slot given back: it rides on the next exchange, or goes on its own soon (`urgent`: now). */
   #giveBack(release: Release, urgent: boolean): void {
     this.#released.push(release);
+    if (this.#gate.occupied) {
+      this.#gate.open(); // a turn waiting for it carries it now
+      return;
+    }
     if (urgent) {
       this.#flush();
       return;
     }
     const now = monotonicNow();
-    if (this.#flushTimer !== undefined && now < this.#flushAt + this.#s.answerMs) return;
+    // A timer past its time was lost with the request that set it (a client kept across requests).
+    if (this.#flushTimer !== undefined && now < this.#flushAt) return;
     this.#flushAt = now + this.#s.releaseDelayMs;
     this.#flushTimer = setTimeout(() => this.#flush(), this.#s.releaseDelayMs);
   }
@@ -225,14 +228,18 @@ export class ObjectPartner implements PartnerCoordination {
     const done = this.#released;
     this.#released = [];
     const held = [...this.#held.keys(), ...this.#fallback.held];
+    // Back from the fair share: what it learned (a pace, a 429) is newer than the object's state.
+    const share = this.#fallback.active?.load();
+    const sharePace = share?.pace === undefined ? undefined : share.pace * Math.max(1, this.#seen.processes);
     const ask: PartnerAsk = {
       v: PROTOCOL,
       op: "partner",
       room: this.#room,
       iso: this.#s.isolateId,
       seen: this.#seen.seenWithin(this.#s.liveMs / 2) ? 1 : 0,
-      quietLeft: Math.max(0, Math.round(this.#seen.quietLeftNow)),
-      pace: this.#seen.pace ?? null,
+      quietLeft: Math.max(0, Math.round(this.#seen.quietLeftNow), Math.round(share?.quietLeftMs ?? 0)),
+      pace: sharePace ?? this.#seen.pace ?? null,
+      back: share ? 1 : 0,
       leaseMs: this.#s.leaseMs,
       liveMs: this.#s.liveMs,
       holdMs: this.#s.holdMs,
@@ -288,4 +295,19 @@ export class ObjectPartner implements PartnerCoordination {
       quietLeftMs: Math.max(0, quietLeftMs),
     };
   }
+}
+
+/** `pending`, unless `signal` aborts first: then `withdraw` gives the turn back (it may be granted meanwhile). */
+function abortable<T>(pending: Promise<T>, signal: AbortSignal | undefined, withdraw: () => void): Promise<T> {
+  if (!signal) return pending;
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => {
+      pending.catch(() => undefined);
+      withdraw();
+      reject(signal.reason);
+    };
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }

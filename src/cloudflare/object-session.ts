@@ -7,9 +7,9 @@
  * client must not sign in again only because the object is away for a moment.
  */
 import type { SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
+import { withFencedLock } from "../coordination/fenced-lock.ts";
 import { sharedTokens } from "../coordination/shared-tokens.ts";
 import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
-import { sleep } from "../internal/sleep.ts";
 import type { SessionTokens } from "../session/tokens.ts";
 import type { ObjectLink } from "./link.ts";
 import { PROTOCOL, type SessionReply, type SessionStep, sessionReply } from "./protocol.ts";
@@ -56,38 +56,17 @@ export class ObjectSessionShare implements SessionShare {
     return record;
   }
 
-  async withLock<T>(
+  withLock<T>(
     fn: (fence: number) => Promise<T>,
     options?: { readonly signal?: AbortSignal; readonly deadlineAt?: number },
   ): Promise<T> {
-    const signal = options?.signal;
-    const own = performance.now() + this.#s.lockWaitMs;
-    const byCaller = options?.deadlineAt !== undefined && options.deadlineAt < own;
-    const giveUpAt = byCaller ? (options?.deadlineAt as number) : own;
-    let fence = 0;
-    for (;;) {
-      signal?.throwIfAborted();
-      if (performance.now() > giveUpAt)
-        throw new Error(
-          byCaller
-            ? "the session lock was not free by the call's deadline"
-            : `the session lock was not free within ${this.#s.lockWaitMs} ms`,
-        );
-      fence = (await this.#step({ act: "lock", lockMs: this.#s.lockMs })).fence ?? 0;
-      if (fence > 0) break;
-      const left = giveUpAt - performance.now();
-      await sleep(Math.max(1, Math.min(left, this.#s.lockPollMs * (0.5 + Math.random()))), signal);
-    }
-    const renew = setInterval(() => {
-      this.#step({ act: "renew", fence, lockMs: this.#s.lockMs }).catch(() => undefined);
-    }, this.#s.lockMs / 3);
-    (renew as { unref?: () => void }).unref?.();
-    try {
-      return await fn(fence);
-    } finally {
-      clearInterval(renew);
-      await this.#step({ act: "unlock", fence }).catch(() => undefined);
-    }
+    const { lockMs, lockWaitMs, lockPollMs } = this.#s;
+    const steps = {
+      lock: async () => (await this.#step({ act: "lock", lockMs })).fence ?? 0,
+      renew: (fence: number) => this.#step({ act: "renew", fence, lockMs }),
+      unlock: (fence: number) => this.#step({ act: "unlock", fence }),
+    };
+    return withFencedLock(steps, { lockMs, lockWaitMs, pollMs: lockPollMs }, fn, options);
   }
 
   async write(

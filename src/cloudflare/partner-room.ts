@@ -81,13 +81,27 @@ export class PartnerRoom {
         this.#pace.wa = now;
       }
       if (ask.seen === 1 || ask.held.length > 0) this.#recoverUntil = now + Math.ceil(ask.leaseMs / 2);
-    }
+    } else if (ask.back === 1) this.#rejoin(ask, now);
     this.#isolates.set(ask.iso, now);
     for (const [iso, at] of this.#isolates) if (now - at > ask.liveMs) this.#isolates.delete(iso);
     for (const release of ask.done) this.#release(release, now);
     // Leases held: renewed, and put back if the object lost them (their calls are still in flight).
     for (const id of ask.held) this.#leases.set(id, now + ask.leaseMs);
     for (const [id, at] of this.#cancelled) if (at < now) this.#cancelled.delete(id);
+  }
+
+  /**
+   * An isolate back from its fair share knows what the object did not see meanwhile: the pace,
+   * which went idle here while nobody reached the object (unpaced, 8 calls would go at once and
+   * meet 429s again), and a 429 it met.
+   */
+  #rejoin(ask: PartnerAsk, now: number): void {
+    if (ask.quietLeft > 0) this.#rlAt = Math.max(this.#rlAt, now - Math.max(0, this.#key.quietMs - ask.quietLeft));
+    const off = this.#pace.en === 0 || idle(this.#pace, S, now);
+    if (this.#key.pacing === 1 && off && ask.pace !== null && ask.pace > 0) {
+      cut(this.#pace, S, now, ask.pace, ask.pace, true);
+      this.#pace.wa = now;
+    }
   }
 
   #release([id, outcome, waitMs, retryAfter, ticket]: Release, now: number): void {
@@ -156,6 +170,8 @@ export class PartnerRoom {
       const head = this.#lanes.i[0] ?? this.#lanes.b[0];
       if (!head) return;
       if (now < this.#recoverUntil) {
+        // Turns wait for their pace too: a pace learned from the isolates stays on (not idle) meanwhile.
+        if (this.#pace.en === 1) this.#pace.wa = now;
         this.#wake(this.#recoverUntil);
         return;
       }

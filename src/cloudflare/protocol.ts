@@ -39,6 +39,12 @@ export interface PartnerAsk {
   /** What the isolate knows, for an object that lost its state: quiet period left (ms) and pace. */
   readonly quietLeft: number;
   readonly pace: number | null;
+  /**
+   * 1: the isolate ran on its fair share since the object last answered it (the object was away),
+   * so what it reports is newer than the object's own state: a pace the object let go idle while
+   * nobody reached it, a 429 it never heard of. Absent from isolates of an earlier release.
+   */
+  readonly back?: 0 | 1;
   readonly leaseMs: number;
   readonly liveMs: number;
   readonly holdMs: number;

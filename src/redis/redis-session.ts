@@ -9,9 +9,9 @@
  * an expiry), `fence` (the counter). The record holds tokens: protect the Redis like the tokens.
  */
 import type { SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
+import { withFencedLock } from "../coordination/fenced-lock.ts";
 import { sharedTokens } from "../coordination/shared-tokens.ts";
 import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
-import { sleep } from "../internal/sleep.ts";
 import type { SessionTokens } from "../session/tokens.ts";
 import { type RedisCommands, script } from "./commands.ts";
 import { fenceReply, readReply } from "./replies.ts";
@@ -93,38 +93,18 @@ export class RedisSessionShare implements SessionShare {
     };
   }
 
-  async withLock<T>(
+  withLock<T>(
     fn: (fence: number) => Promise<T>,
     options?: { readonly signal?: AbortSignal; readonly deadlineAt?: number },
   ): Promise<T> {
-    const signal = options?.signal;
-    const own = performance.now() + this.#s.lockWaitMs;
-    const byCaller = options?.deadlineAt !== undefined && options.deadlineAt < own;
-    const giveUpAt = byCaller ? (options?.deadlineAt as number) : own;
-    let fence = 0;
-    for (;;) {
-      signal?.throwIfAborted();
-      if (performance.now() > giveUpAt)
-        throw new Error(
-          byCaller
-            ? "the session lock was not free by the call's deadline"
-            : `the session lock was not free within ${this.#s.lockWaitMs} ms`,
-        );
-      fence = fenceReply(await this.#redis.run(LOCK, [this.#lock, this.#fence], [this.#s.lockMs, this.#s.stateTtlMs]));
-      if (fence > 0) break;
-      const left = giveUpAt - performance.now();
-      await sleep(Math.max(1, Math.min(left, this.#s.pollMs * 2 * (0.5 + Math.random()))), signal);
-    }
-    const renew = setInterval(() => {
-      this.#redis.run(RENEW, [this.#lock], [fence, this.#s.lockMs]).catch(() => undefined);
-    }, this.#s.lockMs / 3);
-    (renew as { unref?: () => void }).unref?.();
-    try {
-      return await fn(fence);
-    } finally {
-      clearInterval(renew);
-      await this.#redis.run(UNLOCK, [this.#lock], [fence]).catch(() => undefined);
-    }
+    const { lockMs, lockWaitMs, pollMs, stateTtlMs } = this.#s;
+    const steps = {
+      lock: async () => fenceReply(await this.#redis.run(LOCK, [this.#lock, this.#fence], [lockMs, stateTtlMs])),
+      renew: (fence: number) => this.#redis.run(RENEW, [this.#lock], [fence, lockMs]),
+      unlock: (fence: number) => this.#redis.run(UNLOCK, [this.#lock], [fence]),
+    };
+    // Asked again about every 2 × pollMs while another holds it.
+    return withFencedLock(steps, { lockMs, lockWaitMs, pollMs: pollMs * 2 }, fn, options);
   }
 
   async write(

@@ -93,12 +93,13 @@ export async function startIsolates(options: {
   const fetchers = (await Promise.all(workers.map((w) => mf.getWorker(w.name as string)))) as unknown as Fetcher[];
   const get = (i: number, path: string): Promise<Response> => (fetchers[i] as Fetcher).fetch(`http://isolate${path}`);
   return {
-    async run(i, first, calls) {
+    async run(i, first, calls, sequential) {
       const q = new URLSearchParams({
         base: options.baseUrl,
         partner: options.partner,
         first: String(first),
         calls: String(calls),
+        ...(sequential ? { sequential: "1" } : {}),
       });
       const response = await get(i, `/run?${q}`);
       return (await response.json()) as IsolateRun;
