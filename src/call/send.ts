@@ -13,7 +13,8 @@
 import type { Client } from "openapi-fetch";
 import type { CallHooks, CallNote, HookedCall } from "../client-types.ts";
 import type { DriftWatch } from "../drift/drift-watch.ts";
-import { type CallResult, withRecord } from "../internal/call-record.ts";
+import type { CallResult } from "../internal/call-record.ts";
+import { withRecord } from "../internal/carry-record.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { Logger } from "../options.ts";
 import { openapiRequestClass, parsedByTransport } from "../transport/caller-code.ts";
