@@ -12,7 +12,7 @@
  */
 import type { Client } from "openapi-fetch";
 import type { CallHooks, CallNote, HookedCall } from "../client-types.ts";
-import type { DriftWatch } from "../drift/drift-watch.ts";
+import type { DriftObserver } from "../drift/lazy-drift.ts";
 import type { CallResult } from "../internal/call-record.ts";
 import { withRecord } from "../internal/carry-record.ts";
 import type { Redactor } from "../internal/redact.ts";
@@ -32,7 +32,7 @@ export interface SendDeps {
   readonly requestClass: typeof Request | undefined;
   readonly redactor: Redactor;
   readonly logger: Logger;
-  readonly drift: DriftWatch | undefined;
+  readonly drift: DriftObserver | undefined;
   /** `after` runs once the call has its result. */
   readonly hooks: readonly CallHooks[];
 }
