@@ -6,7 +6,7 @@
  * session's token).
  */
 import type { SessionShare } from "./coordination/coordinator.ts";
-import { DriftWatch } from "./drift/drift-watch.ts";
+import { type DriftObserver, lazyDrift } from "./drift/lazy-drift.ts";
 import { clientRedactor } from "./internal/client-redactor.ts";
 import { observedLogger } from "./internal/observed-logger.ts";
 import { createOperationMatcher, operationOf } from "./internal/operation-index.ts";
@@ -28,7 +28,7 @@ export interface PartSeams {
 export interface EngineParts {
   readonly redactor: Redactor;
   readonly logger: Logger;
-  readonly drift: DriftWatch | undefined;
+  readonly drift: DriftObserver | undefined;
   readonly transport: Transport;
   readonly session: Session;
 }
@@ -38,14 +38,19 @@ export function createParts(config: ClientConfig, seams: PartSeams, share: Sessi
   const redactor = clientRedactor(config.timeoutMs, clock);
   const logger = observedLogger(config.logger, redactor);
   const metrics = config.meter ? lazyMetrics(config.meter, config.baseUrl) : undefined;
+  const warn = (message: string, error: unknown): void =>
+    logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error });
   const drift = config.onDrift
-    ? new DriftWatch({
-        onDrift: config.onDrift,
-        sampleRate: config.driftSampleRate,
-        redactor,
-        ...(seams.driftRandom ? { random: seams.driftRandom } : {}),
-        warn: (message, error) => logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
-      })
+    ? lazyDrift(
+        {
+          onDrift: config.onDrift,
+          sampleRate: config.driftSampleRate,
+          redactor,
+          ...(seams.driftRandom ? { random: seams.driftRandom } : {}),
+          warn,
+        },
+        warn,
+      )
     : undefined;
   let session: Session | undefined;
   const transport = createTransport({

@@ -1,7 +1,7 @@
 /** Turns a raw `{ data, error, response }` result into its data, or throws the typed error. */
-import { errorFromAnswer } from "./errors/from-response.ts";
+import { errorFromResponse } from "./errors/from-response.ts";
 import { carriedBy } from "./internal/call-record.ts";
-import { Redactor } from "./internal/redact.ts";
+import { NO_SECRETS } from "./internal/masks.ts";
 
 /** What openapi-fetch (and so every raw call of the client) resolves to. */
 export interface RawResult<T> {
@@ -24,6 +24,8 @@ export interface RawResult<T> {
 export function unwrap<T>(result: RawResult<T>): T {
   const { response } = result;
   if (response.ok && result.error === undefined) return result.data as T;
+  // A result of the client carries its error's factory (loaded with the engine: the client's
+  // redactor, the setup refusal); one made elsewhere holds no secret of the client and no record.
   const carried = carriedBy(result);
-  throw errorFromAnswer(response, result.error, carried?.redactor ?? new Redactor(), carried?.record());
+  throw carried ? carried.error(response, result.error) : errorFromResponse(response, result.error, NO_SECRETS);
 }

@@ -12,8 +12,9 @@
  */
 import type { Client } from "openapi-fetch";
 import type { CallHooks, CallNote, HookedCall } from "../client-types.ts";
-import type { DriftWatch } from "../drift/drift-watch.ts";
-import { type CallResult, withRecord } from "../internal/call-record.ts";
+import type { DriftObserver } from "../drift/lazy-drift.ts";
+import type { CallResult } from "../internal/call-record.ts";
+import { withRecord } from "../internal/carry-record.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { Logger } from "../options.ts";
 import { openapiRequestClass, parsedByTransport } from "../transport/caller-code.ts";
@@ -31,7 +32,7 @@ export interface SendDeps {
   readonly requestClass: typeof Request | undefined;
   readonly redactor: Redactor;
   readonly logger: Logger;
-  readonly drift: DriftWatch | undefined;
+  readonly drift: DriftObserver | undefined;
   /** `after` runs once the call has its result. */
   readonly hooks: readonly CallHooks[];
 }

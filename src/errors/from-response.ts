@@ -1,12 +1,13 @@
 /**
- * The one factory that maps an HTTP error response to its error class: {@link errorFromResponse}
- * by status, {@link errorFromAnswer} for a call's answer, where the client may know more (a setup
- * call refused because the setup is published).
+ * The one factory that maps an HTTP error response to its error class, by status. A call's answer,
+ * where the client may know more (a setup call refused because the setup is published), is
+ * from-answer.ts `errorFromAnswer`, built on this one (apart so that `unwrap`, loaded up front,
+ * carries only this part: a result of the client brings its error from the engine's side).
  */
 import { errorCodeOf } from "../assumptions.ts";
 import type { CallRecord } from "../internal/call-record.ts";
+import type { Masks } from "../internal/masks.ts";
 import { isNotForThisToken } from "../internal/not-for-partner-tokens.ts";
-import type { Redactor } from "../internal/redact.ts";
 import {
   ApiError,
   type ApiErrorDetails,
@@ -19,9 +20,7 @@ import {
   ServerError,
   UnprocessableEntityError,
 } from "./api-error.ts";
-import { contextOf } from "./audience-error.ts";
 import { hiddenRequestIdHint } from "./browser-hints.ts";
-import { SetupStateError } from "./setup-state-error.ts";
 import { UNRENEWABLE_TOKEN } from "./unrenewable.ts";
 
 /** The classes of the statuses that have one and no message of their own. */
@@ -59,7 +58,7 @@ const WRITE_NOTE = "the write may have happened: check before repeating it (Sect
 export function errorFromResponse(
   response: Response,
   body: unknown,
-  redactor: Redactor,
+  redactor: Masks,
   record: Partial<CallRecord> = {},
 ): ApiError {
   const status = response.status;
@@ -115,36 +114,4 @@ export function errorFromResponse(
   if (status >= 500)
     return new ServerError(`${where}: HTTP ${status} after ${record.attempts ?? 1} attempt(s)${note}${tail}`, details);
   return new (BY_STATUS[status] ?? ApiError)(`${where}: HTTP ${status}${tail}`, details);
-}
-
-/** What a setup call refused after publish was for (Section 3 rules 1–2), by method and path. */
-const AFTER_PUBLISH: Readonly<Record<string, string>> = {
-  "PUT /setup_processes/{eid}": "edit it with POST /campaigns_setup (editPublishedCluster)",
-  "POST /setup_processes/{eid}/boost": "it is already published",
-  "DELETE /setup_processes/{eid}": "only a draft can be cancelled",
-};
-
-/**
- * The error of a call's answer: the status's class, or a {@link SetupStateError} when the call was
- * a setup call the API refused because the setup is published (the setup guards judged the
- * evidence: `record.setupRefused`). Either way the error keeps the API's status, code, body and
- * headers, and the status's class is its `cause`: one cause, one class, whether the call went
- * through `unwrap` or a setup handle, and whether the client refused it before sending.
- */
-export function errorFromAnswer(
-  response: Response,
-  body: unknown,
-  redactor: Redactor,
-  record: Partial<CallRecord> = {},
-): ApiError | SetupStateError {
-  const error = errorFromResponse(response, body, redactor, record);
-  const refused = record.setupRefused;
-  const why = AFTER_PUBLISH[`${error.method} ${error.path}`];
-  if (!refused || why === undefined) return error;
-  const { status, code, body: safeBody, headers } = error;
-  const tail = `${code ? ` (${code})` : ""}${error.requestId ? ` [request id ${error.requestId}]` : ""}`;
-  return new SetupStateError(
-    `${error.method} ${error.path}: HTTP ${status}, setup ${refused.eid} is published: ${why} (Section 3)${tail}`,
-    { ...contextOf(error), eid: refused.eid, state: "published", status, code, body: safeBody, headers },
-  );
 }

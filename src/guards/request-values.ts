@@ -3,7 +3,8 @@
  * encodeURIComponent, a `Date` or `Map` query value is dropped in silence (it has no own
  * entries), a nested object is a raw TypeError and a cyclic array a RangeError, and a header value
  * outside Latin-1 is a raw TypeError quoting the value. Each is a `ValidationError` issue naming
- * the field, without the value.
+ * the field, without the value. The query's checks are in query-values.ts (they run only at call
+ * time, so they load with the engine; the header checks here also check the `headers` option).
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
 import { headerValueIssue } from "./header-value.ts";
@@ -12,69 +13,6 @@ import { headerValueIssue } from "./header-value.ts";
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(text);
-
-const isPlainObject = (value: object): boolean => {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-};
-
-/** One scalar query value: a string of well-formed text, a finite number, a boolean or a bigint. */
-function scalarIssue(value: unknown): string | undefined {
-  switch (typeof value) {
-    case "string":
-      return hasLoneSurrogate(value) ? "must be well-formed text (it has a lone surrogate)" : undefined;
-    case "number":
-      return Number.isFinite(value) ? undefined : "must be a finite number";
-    case "boolean":
-    case "bigint":
-      return undefined;
-    case "object":
-      return value instanceof Date
-        ? "must be a string (a Date has no query-string form: pass date.toISOString() or a YYYY-MM-DD string)"
-        : "must be a string, number or boolean (objects and collections have no query-string form)";
-    default:
-      return `must be a string, number or boolean, not a ${typeof value}`;
-  }
-}
-
-/** A value, or an array of values (repeat style, Section 1.2): no nesting. */
-function valueIssues(value: unknown, field: string): ValidationIssue[] {
-  if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) {
-    const issues: ValidationIssue[] = [];
-    value.forEach((item, i) => {
-      if (Array.isArray(item)) issues.push({ field: `${field}.${i}`, message: "must not be an array (no nesting)" });
-      else if (item !== undefined && item !== null) {
-        const issue = scalarIssue(item);
-        if (issue) issues.push({ field: `${field}.${i}`, message: issue });
-      }
-    });
-    return issues;
-  }
-  const issue = scalarIssue(value);
-  return issue ? [{ field, message: issue }] : [];
-}
-
-/**
- * The query of a call: each parameter a value or an array of values, or (for the query-string
- * writes, Section 1.3) one plain object of such parameters.
- */
-export function queryIssues(query: unknown): ValidationIssue[] {
-  if (query === undefined || query === null) return [];
-  if (typeof query !== "object" || Array.isArray(query) || !isPlainObject(query))
-    return [{ field: "query", message: "must be a plain object" }];
-  const issues: ValidationIssue[] = [];
-  for (const [name, value] of Object.entries(query)) {
-    const field = `query.${name}`;
-    if (hasLoneSurrogate(name)) issues.push({ field: "query", message: "has a key that is not well-formed text" });
-    else if (value !== null && typeof value === "object" && !Array.isArray(value) && isPlainObject(value)) {
-      // One push per issue, not push(...): 200 000 bad values overflowed the stack.
-      for (const [key, inner] of Object.entries(value))
-        for (const i of valueIssues(inner, `${field}.${key}`)) issues.push(i);
-    } else for (const i of valueIssues(value, field)) issues.push(i);
-  }
-  return issues;
-}
 
 /**
  * One header value as openapi-fetch's `mergeHeaders` takes it: a string, number or boolean becomes

@@ -1,11 +1,11 @@
 /**
  * What the transport learned about one logical call (its outcome's `record`, by value), so that
  * the error factory and `unwrap` build errors and support reports without re-deriving anything.
- * A call's result carries it (`withRecord`), with the redactor of the client that made it.
+ * A call's result carries it (carry-record.ts `withRecord`), with the redactor of the client that
+ * made it. This module is loaded up front (by `unwrap`): it holds only the types and the key.
  */
 import type { RedactedRequest } from "../errors/audience-error.ts";
 import type { RateState } from "../rate-state.ts";
-import type { Redactor } from "./redact.ts";
 
 export interface CallRecord {
   readonly method: string;
@@ -36,20 +36,14 @@ export interface CallRecord {
 /** A raw result, as openapi-fetch resolves it. */
 export type CallResult = { data?: unknown; error?: unknown; response: Response };
 
-const RECORD = Symbol();
+/** Where a result of the client carries what `unwrap` needs (carry-record.ts puts it there). */
+export const CARRIED = Symbol();
 
-interface Carried {
-  readonly record: () => CallRecord;
-  readonly redactor: Redactor;
+/** What a result of the client carries: its error, built from its record by the engine's side. */
+export interface Carried {
+  /** The call's error for this answer (errors/from-answer.ts `errorFromAnswer`), redacted by the client. */
+  readonly error: (response: Response, body: unknown) => Error;
 }
 
-/**
- * Puts the call's record on its result, as a property that is not enumerable (a result logged or
- * compared shows `data`, `error` and `response` only).
- */
-export function withRecord(result: CallResult, record: () => CallRecord, redactor: Redactor): void {
-  Object.defineProperty(result, RECORD, { value: { record, redactor } satisfies Carried });
-}
-
-/** The record and redactor a result of the client carries; undefined for one made elsewhere. */
-export const carriedBy = (result: object): Carried | undefined => (result as { [RECORD]?: Carried })[RECORD];
+/** What a result of the client carries; undefined for one made elsewhere. */
+export const carriedBy = (result: object): Carried | undefined => (result as { [CARRIED]?: Carried })[CARRIED];

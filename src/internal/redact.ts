@@ -22,10 +22,9 @@
  * is hundreds of generations, far more than the refreshes a token's lifetime sees (a long token
  * is held by its first characters only, see {@link LONG_SECRET}).
  */
+import { MASK, type Masks, maskedHeaders } from "./masks.ts";
 import { terminalSafe } from "./terminal-text.ts";
 
-const MASK = "[REDACTED]";
-const SECRET_HEADERS = new Set(["authorization", "cookie", "set-cookie", "proxy-authorization"]);
 /**
  * Shortest base64 fragment masked: a secret of one byte leaves nothing at some alignments. Short
  * passwords give short fragments, which may mask a few characters of unrelated base64 text too:
@@ -70,7 +69,7 @@ interface Held {
 
 const charsOf = (forms: readonly string[]): number => forms.reduce((n, f) => n + f.length, 0);
 
-export class Redactor {
+export class Redactor implements Masks {
   readonly #slots = new Map<SecretSlot, Held>();
   /** One pattern over every form of every secret; null when there is none, undefined when stale. */
   #pattern: RegExp | null | undefined = null;
@@ -168,15 +167,7 @@ export class Redactor {
   }
 
   headers(headers: Headers): Record<string, string> {
-    const out: Record<string, string> = {};
-    headers.forEach((value, key) => {
-      out[key] = SECRET_HEADERS.has(key.toLowerCase())
-        ? value.startsWith("Bearer ")
-          ? `Bearer ${MASK}`
-          : MASK
-        : this.text(value);
-    });
-    return out;
+    return maskedHeaders(headers, (value) => this.text(value));
   }
 
   #compiled(): RegExp | null {

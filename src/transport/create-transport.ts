@@ -18,6 +18,7 @@ import { authSecretsPolicy } from "./auth-secrets-policy.ts";
 import { contextFactory } from "./call-context.ts";
 import { clockPolicy } from "./clock-policy.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
+import { lazyTrace } from "./lazy-trace.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
 import { logPolicy } from "./log-policy.ts";
 import type { ClientMetrics } from "./metrics-policy.ts";
@@ -28,7 +29,6 @@ import { type AdmittedTurn, type CallContext, compose, firstAttempt, type Policy
 import { redirectPolicy } from "./redirect-policy.ts";
 import { type RetryDeps, retryPolicy } from "./retry-policy.ts";
 import { timeoutPolicy } from "./timeout-policy.ts";
-import { traceAttemptPolicy, traceCallPolicy } from "./trace-policy.ts";
 import { writeChecks } from "./write-checks.ts";
 
 export interface TransportDeps {
@@ -107,9 +107,11 @@ function policies(
   const { config, redactor, logger, metrics } = deps;
   const authorizer = (): Session => deps.session();
   const origins = [config.baseUrl.origin, config.mediaUrl.origin];
+  // Loaded on the first call of a client given a tracer (lazy-trace.ts).
+  const trace = config.tracer ? lazyTrace({ tracer: config.tracer, redactor }) : undefined;
   return [
     ...(logger.debug || logger.warn ? [logPolicy(logger)] : []),
-    ...(config.tracer ? [traceCallPolicy({ tracer: config.tracer, redactor })] : []),
+    ...(trace ? [trace.call] : []),
     ...(metrics ? [metrics.call] : []),
     retryPolicy({
       retry: config.retry,
@@ -127,7 +129,7 @@ function policies(
       onResponse: partners.onResponse,
     }),
     credentialsPolicy(authorizer),
-    ...(config.tracer ? [traceAttemptPolicy({ tracer: config.tracer, redactor })] : []),
+    ...(trace ? [trace.attempt] : []),
     ...(metrics ? [metrics.attempt] : []),
     timeoutPolicy(config.timeoutMs),
     clockPolicy(deps.clock),

@@ -89,7 +89,7 @@ type Answer = { data?: unknown; error?: unknown; response: Response };
 
 /**
  * Learns a setup's state from a call's answer; notes a refusal because the setup is published, so
- * that the call's error says so (errors/from-response.ts `errorFromAnswer`), whichever way the
+ * that the call's error says so (errors/from-answer.ts `errorFromAnswer`), whichever way the
  * caller reads it.
  */
 function observe(states: SetupStates, { op, params, body }: HookedCall, answer: Answer): CallNote | undefined {

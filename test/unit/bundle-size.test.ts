@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { BROWSER_SWAPS, browserSibling } from "../../scripts/browser-build.mjs";
 import {
+  BROWSER_MINIMUM_TARGET_KB,
   MINIMUM_TARGET_KB,
   measureBrowserBuild,
   measureBundles,
@@ -57,6 +58,18 @@ describe("the browser build (browser and worker conditions)", () => {
     "src/errors/api-error.ts",
     "src/session/provider.ts",
   ];
+
+  it("up front, an app using createAudienceClient + unwrap meets its target: the redactor and the query checks load with the engine", async () => {
+    const { minimum } = await measureBrowserBuild();
+    expect(minimum.gzip).toBeLessThanOrEqual(BROWSER_MINIMUM_TARGET_KB * 1024);
+    // Code that runs only once a call is made (the client's redactor, the setup refusal of an
+    // answer, the query checks) is not loaded up front; the option checks are (a bad option throws
+    // from createAudienceClient, test/unit/options.test.ts).
+    const callTime = ["src/internal/redact.ts", "src/errors/from-answer.ts", "src/guards/query-values.ts"];
+    expect(minimum.modules.filter((m) => callTime.includes(m))).toEqual([]);
+    expect(minimum.allModules).toEqual(expect.arrayContaining(callTime));
+    expect(minimum.modules).toEqual(expect.arrayContaining(["src/options/auth.ts", "src/options/transport.ts"]));
+  });
 
   it("leaves out the server-only modules, keeps what a page uses, while the server build keeps everything", async () => {
     const [browser, server] = await Promise.all([measureBrowserBuild(), measureBundles()]);

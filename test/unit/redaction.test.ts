@@ -128,6 +128,35 @@ describe.each(passwords)("redaction of every encoding (password %j)", (password)
     expect(JSON.stringify(raw.error)).toContain("[REDACTED]");
   });
 
+  it("unwrap of a result no client made: the status's typed error, the secret headers masked, the rest as sent", () => {
+    // What a plain openapi-fetch call resolves to: no client, so no secret is held and no call record.
+    const response = new Response(JSON.stringify({ code: "error.event.not_found" }), {
+      status: 404,
+      headers: { authorization: "Bearer abc.def", cookie: "s=1", "x-request-id": "req-7" },
+    });
+    const thrown = (() => {
+      try {
+        unwrap({ error: { code: "error.event.not_found" }, response });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(thrown).toMatchObject({
+      name: "NotFoundError",
+      status: 404,
+      code: "error.event.not_found",
+      requestId: "req-7",
+      body: { code: "error.event.not_found" },
+      headers: expect.objectContaining({
+        authorization: "Bearer [REDACTED]",
+        cookie: "[REDACTED]",
+        "x-request-id": "req-7",
+      }),
+    });
+    expect(String(thrown)).toContain("HTTP 404, not found (error.event.not_found) [request id req-7]");
+    expect(texts(thrown).join("\n")).not.toContain("abc.def");
+  });
+
   it("a transport failure whose message and cause carry the token and password leaks neither", async () => {
     lines.length = 0;
     api = await startFakeApi();
