@@ -40,6 +40,11 @@ export interface ProbeTask {
   /** `stub`: calls per sample; `http`: calls per sample at concurrency 1 (twice that at 8). */
   readonly calls: number;
   readonly samples: number;
+  /**
+   * mode `stub`: samples taken after `samples`, of which the later half is the settled figure
+   * ({@link ProbeResult.cpuSettledUs}); 0 or absent: none.
+   */
+  readonly settleSamples?: number | undefined;
 }
 
 export interface ProbeResult {
@@ -47,6 +52,11 @@ export interface ProbeResult {
   readonly mode: "stub" | "http";
   /** mode `stub`: CPU µs per call, one figure per sample. */
   readonly cpuUs?: number[];
+  /**
+   * mode `stub`: CPU µs per call of the later half of the samples taken after `cpuUs`'s, once the
+   * JIT's compiles and the heap's growth are behind: what a long-running process pays per call.
+   */
+  readonly cpuSettledUs?: number[];
   /** mode `http`: calls/s per sample. */
   readonly c1?: number[];
   readonly c8?: number[];
@@ -196,14 +206,18 @@ async function stubMode(task: ProbeTask): Promise<ProbeResult> {
   if (task.variant === "axios, default (http) adapter") throw new Error("axios's http adapter takes no fetch");
   const call = await callOf(task, stubFetch());
   for (let i = 0; i < Math.max(2_000, task.calls / 2); i++) await call(i); // sign-in, JIT
-  const cpuUs: number[] = [];
-  for (let s = 0; s < task.samples; s++) {
+  const sample = async (): Promise<number> => {
     const before = process.cpuUsage();
     for (let i = 0; i < task.calls; i++) await call(i);
     const used = process.cpuUsage(before);
-    cpuUs.push((used.user + used.system) / task.calls);
-  }
-  return { variant: task.variant, mode: "stub", cpuUs };
+    return (used.user + used.system) / task.calls;
+  };
+  const cpuUs: number[] = [];
+  for (let s = 0; s < task.samples; s++) cpuUs.push(await sample());
+  const later: number[] = [];
+  for (let s = 0; s < (task.settleSamples ?? 0); s++) later.push(await sample());
+  const cpuSettledUs = later.slice(Math.floor(later.length / 2));
+  return { variant: task.variant, mode: "stub", cpuUs, ...(cpuSettledUs.length ? { cpuSettledUs } : {}) };
 }
 
 async function httpMode(task: ProbeTask): Promise<ProbeResult> {

@@ -101,11 +101,11 @@ export function createEngine(
     },
     send,
   );
+  // A refusal before sending is completed with the partner and environment (Section 7). Built
+  // once per client: a closure per call is garbage on every call that is not refused.
+  const refused = (error: unknown) => Promise.reject(inClient(error, { partnerId: session.partnerId, environment }));
   return {
     call(method, path, init) {
-      // A refusal before sending is completed with the partner and environment (Section 7).
-      const refused = (error: unknown) =>
-        Promise.reject(inClient(error, { partnerId: session.partnerId, environment }));
       try {
         const call = prepare(method, path, init);
         return call instanceof Promise ? call.then(admit, refused) : admit(call);

@@ -34,21 +34,26 @@ const FREE_TEXT = new Set(["tc"]);
 
 const DOTS = "must not be '.' or '..', percent-encoded or not (URL parsing would move the call to another path)";
 
-/** What is wrong with one path value (or an eid in a query or body), if anything: see above. */
-export function idIssues(value: unknown, field: string, freeText = false): ValidationIssue[] {
-  if (typeof value === "number" && Number.isFinite(value)) return [];
-  if (typeof value !== "string") return [{ field, message: "is required and must be a string" }];
-  if (value === "" || (!freeText && value.trim() === "")) return [{ field, message: "must not be empty" }];
+/** What {@link idIssues} says of a value, without the field: named only when something is wrong. */
+function idProblem(value: unknown, freeText: boolean | undefined): string | undefined {
+  if (typeof value === "number" && Number.isFinite(value)) return undefined;
+  if (typeof value !== "string") return "is required and must be a string";
+  if (value === "" || (!freeText && value.trim() === "")) return "must not be empty";
   // Capped before the decoding below: each pass decodes one level, so nested escapes cost n² without it.
-  if (value.length > MAX_ID_LENGTH) return [{ field, message: `must be at most ${MAX_ID_LENGTH} characters` }];
-  if (DOT_SEGMENT.test(value)) return [{ field, message: DOTS }];
-  if (hasLoneSurrogate(value)) return [{ field, message: "must be well-formed text (it has a lone surrogate)" }];
+  if (value.length > MAX_ID_LENGTH) return `must be at most ${MAX_ID_LENGTH} characters`;
+  if (DOT_SEGMENT.test(value)) return DOTS;
+  if (hasLoneSurrogate(value)) return "must be well-formed text (it has a lone surrogate)";
   if (!freeText) {
-    if (hasControlCharacter(value)) return [{ field, message: "must not contain control characters (CR, LF, …)" }];
-    if (/\s/.test(value)) return [{ field, message: "must not contain whitespace" }];
+    if (hasControlCharacter(value)) return "must not contain control characters (CR, LF, …)";
+    if (/\s/.test(value)) return "must not contain whitespace";
   }
-  const decoded = decodedIssue(value, freeText);
-  return decoded ? [{ field, message: decoded }] : [];
+  return decodedIssue(value, freeText);
+}
+
+/** What is wrong with one path value (or an eid in a query or body), if anything: see above. */
+export function idIssues(value: unknown, field: string, freeText?: boolean): ValidationIssue[] {
+  const message = idProblem(value, freeText);
+  return message ? [{ field, message }] : [];
 }
 
 /**
@@ -56,7 +61,7 @@ export function idIssues(value: unknown, field: string, freeText = false): Valid
  * decoded until it no longer changes, and refused if any form is `.` or `..`. An identifier that
  * cannot be decoded is refused too; free text is sent as it is (its `%` encoded as `%25`).
  */
-function decodedIssue(value: string, freeText: boolean): string | undefined {
+function decodedIssue(value: string, freeText: boolean | undefined): string | undefined {
   if (!value.includes("%")) return undefined; // nothing decodes (most ids, most calls)
   let text = value;
   for (let previous = ""; text !== previous; ) {
@@ -92,7 +97,9 @@ export function pathParamIssues(
   const issues: ValidationIssue[] = [];
   for (const name of names) {
     const freeText = FREE_TEXT.has(name) || (!described && !IDENTIFIERS.has(name));
-    for (const issue of idIssues(path?.[name], `params.path.${name}`, freeText)) issues.push(issue);
+    // Checked on every call: the field's name is built only for a value that is refused.
+    const message = idProblem(path?.[name], freeText);
+    if (message) issues.push({ field: `params.path.${name}`, message });
   }
   return issues;
 }

@@ -81,11 +81,16 @@ export function contextFactory(deps: ContextDeps): ContextFactory {
     const given = call?.deadlineAt;
     const deadlineAt = own === undefined ? given : given === undefined ? own : Math.min(own, given);
     const deadlineMs = deadlineAt === undefined ? undefined : Math.max(0, deadlineAt - startedAt);
-    const scope = callSignal(
-      out.signal ?? undefined,
-      deadlineMs,
-      () => new AttemptFailure("deadline", true, `the call's deadline of ${Math.round(deadlineMs ?? 0)} ms passed`),
-    );
+    // A call with neither a signal nor a deadline (the common one) has no scope and builds no reason.
+    const scope =
+      out.signal || deadlineMs !== undefined
+        ? callSignal(
+            out.signal ?? undefined,
+            deadlineMs,
+            () =>
+              new AttemptFailure("deadline", true, `the call's deadline of ${Math.round(deadlineMs ?? 0)} ms passed`),
+          )
+        : undefined;
     const ownCall = target.op !== undefined && target.op === call?.op;
     const ctx: CallContext = {
       url: out.url,

@@ -41,25 +41,24 @@ export function fetchTerminal(
     };
     if (attempt.signal) init.signal = attempt.signal;
     let response: Response | undefined;
-    // Section 7: the x-request-id identifies a failing call for support, so a reply that arrived
-    // but cannot be used (reset mid-body, not JSON) keeps it for the error that reports it.
-    const requestId = (): string | undefined => response?.headers.get("x-request-id") ?? undefined;
+    // Every failure of the attempt takes the response's request id in the catch below, read only
+    // then: a call that succeeds never looks for it.
     try {
       response = checkedResponse(await sendAttempt(attempt.url, init, ctx, fetchFn, requestClass));
       if (response.type === "opaqueredirect")
         throw new AttemptFailure("redirect", true, "redirect not followed (the runtime hides its target)");
       if (ctx.parseJson && response.ok && response.status !== 204 && ctx.method !== "HEAD") {
-        const text = decoder.decode(await readBody(response, maxResponseBytes, requestId()));
-        const data = text ? parseJson(text, response.headers.get("content-type"), requestId()) : undefined;
+        const text = decoder.decode(await readBody(response, maxResponseBytes));
+        const data = text ? parseJson(text, response.headers.get("content-type")) : undefined;
         // A user's middleware may read the body (response.clone().json()): hand it a readable one.
         return { response: ctx.keepBody ? bodyAgain(response, text) : response, parsed: { data } };
       }
-      const body = await readBody(response, maxResponseBytes, requestId());
+      const body = await readBody(response, maxResponseBytes);
       // Checked as JSON, and the result handed back too: the session reads its sign-in body from it
       // rather than decoding and parsing a multi-megabyte token a second time.
       const checked =
         response.ok && ctx.expectJson && body.byteLength > 0 && ctx.method !== "HEAD"
-          ? { data: parseJson(decoder.decode(body), response.headers.get("content-type"), requestId()) }
+          ? { data: parseJson(decoder.decode(body), response.headers.get("content-type")) }
           : undefined;
       // The body is decoded now: its original encoding and length no longer describe it. An empty
       // one says so, as openapi-fetch reads it (Content-Length: 0 → undefined data and error).
@@ -76,25 +75,32 @@ export function fetchTerminal(
       // A failure after the headers arrived (timeout, deadline, size) keeps their request id (Section 7).
       if (error instanceof AttemptFailure) {
         if (error.kind === "malformed" && response?.ok && ctx.op) onUnparsed?.(ctx.op, response);
-        throw error.withRequestId(requestId());
+        throw error.withRequestId(requestIdOf(response));
       }
       if (attempt.signal?.aborted) {
         const reason: unknown = attempt.signal.reason;
-        throw reason instanceof AttemptFailure ? reason.withRequestId(requestId()) : reason;
+        throw reason instanceof AttemptFailure ? reason.withRequestId(requestIdOf(response)) : reason;
       }
-      throw describeNetworkError(error, requestId());
+      throw describeNetworkError(error, requestIdOf(response));
     }
   };
 }
 
+/**
+ * Section 7: the x-request-id identifies a failing call for support, so a reply that arrived but
+ * cannot be used (reset mid-body, not JSON) keeps it for the error that reports it.
+ */
+const requestIdOf = (response: Response | undefined): string | undefined =>
+  response?.headers.get("x-request-id") ?? undefined;
+
 /** Every operation of the description answers JSON; a 2xx that is not JSON is a broken reply. */
-function parseJson(text: string, type: string | null, requestId: string | undefined): unknown {
+function parseJson(text: string, type: string | null): unknown {
   if (type && !/json/i.test(type))
-    throw new AttemptFailure("malformed", true, `response content type is ${type}, not JSON`, requestId);
+    throw new AttemptFailure("malformed", true, `response content type is ${type}, not JSON`);
   try {
     return JSON.parse(text);
   } catch {
-    throw new AttemptFailure("malformed", true, "response body is not valid JSON", requestId);
+    throw new AttemptFailure("malformed", true, "response body is not valid JSON");
   }
 }
 

@@ -6,17 +6,13 @@
  */
 import { AttemptFailure } from "./failure.ts";
 
-export async function readBody(
-  response: Response,
-  limit: number,
-  requestId: string | undefined,
-): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBody(response: Response, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = response.headers.get("content-length");
   const encoded = response.headers.has("content-encoding");
   if (declared !== null && !encoded) {
     if (Number(declared) > limit) {
       await response.body?.cancel().catch(() => undefined);
-      throw tooLarge(limit, requestId);
+      throw tooLarge(limit);
     }
     return new Uint8Array(await response.arrayBuffer());
   }
@@ -30,7 +26,7 @@ export async function readBody(
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(limit, requestId);
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
@@ -44,10 +40,10 @@ export async function readBody(
   return out;
 }
 
-const tooLarge = (limit: number, requestId: string | undefined): AttemptFailure =>
+/** Without a request id: the terminal (fetch-terminal.ts) adds the response's to every failure it passes on. */
+const tooLarge = (limit: number): AttemptFailure =>
   new AttemptFailure(
     "too-large",
     true,
     `response body larger than maxResponseBytes (${limit} bytes); not read further`,
-    requestId,
   );

@@ -22,8 +22,9 @@ export function timeoutPolicy(timeoutMs: number): Policy {
       () => controller.abort(new AttemptFailure("timeout", true, `no complete response within ${timeoutMs} ms`)),
       timeoutMs,
     );
-    const onAbort = (): void => controller.abort(caller?.reason);
-    caller?.addEventListener("abort", onAbort, { once: true });
+    // Only a call with a signal (the caller's, or its deadline's) has one to follow: no listener otherwise.
+    const onAbort = caller ? (): void => controller.abort(caller.reason) : undefined;
+    if (onAbort) caller?.addEventListener("abort", onAbort, { once: true });
     attempt.signal = controller.signal;
     try {
       return await next(attempt, ctx);
@@ -35,7 +36,7 @@ export function timeoutPolicy(timeoutMs: number): Policy {
       throw error;
     } finally {
       clearTimeout(timer);
-      caller?.removeEventListener("abort", onAbort);
+      if (onAbort) caller?.removeEventListener("abort", onAbort);
     }
   };
 }
