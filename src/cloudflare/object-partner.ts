@@ -240,6 +240,7 @@ export class ObjectPartner implements PartnerCoordination {
       quietLeft: Math.max(0, Math.round(this.#seen.quietLeftNow), Math.round(share?.quietLeftMs ?? 0)),
       pace: sharePace ?? this.#seen.pace ?? null,
       back: share ? 1 : 0,
+      procs: this.#seen.processes,
       leaseMs: this.#s.leaseMs,
       liveMs: this.#s.liveMs,
       holdMs: this.#s.holdMs,

@@ -9,9 +9,9 @@
  * - A turn that must wait (every slot taken, or the pace) waits here, in lane order, and is answered
  *   when its turn comes: one request per call, never a poll. It is held `holdMs` at most.
  * - Memory is all it has: an object that lost it (evicted, restarted) starts from what the isolates
- *   report (their leases, the quiet period and pace they know) and admits nobody for half a lease,
- *   so that every holder reports first (Section 8.4: 8 in flight for the partner, not 8 plus those
- *   it forgot).
+ *   report (their leases, the quiet period and pace they know) and admits nobody until every holder
+ *   reported (Section 8.4: 8 in flight for the partner, not 8 plus those it forgot): until as many
+ *   isolates as they last counted did, half a lease at most (holders renew within a third of one).
  */
 import {
   admitted,
@@ -53,6 +53,9 @@ export class PartnerRoom {
   #cool = 0;
   /** No admissions before this (the recovery after lost state). */
   #recoverUntil = 0;
+  /** While recovering: the live isolates the partner had, as the isolates said, and those that reported. */
+  #expected = 0;
+  readonly #reported = new Set<string>();
   #heard = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #wakeAt = Number.POSITIVE_INFINITY;
@@ -82,12 +85,24 @@ export class PartnerRoom {
       }
       if (ask.seen === 1 || ask.held.length > 0) this.#recoverUntil = now + Math.ceil(ask.leaseMs / 2);
     } else if (ask.back === 1) this.#rejoin(ask, now);
+    if (now < this.#recoverUntil) this.#recovering(ask, now);
     this.#isolates.set(ask.iso, now);
     for (const [iso, at] of this.#isolates) if (now - at > ask.liveMs) this.#isolates.delete(iso);
     for (const release of ask.done) this.#release(release, now);
     // Leases held: renewed, and put back if the object lost them (their calls are still in flight).
     for (const id of ask.held) this.#leases.set(id, now + ask.leaseMs);
     for (const [id, at] of this.#cancelled) if (at < now) this.#cancelled.delete(id);
+  }
+
+  /**
+   * While recovering: every isolate the partner had (as the isolates last counted them) reported
+   * the leases it holds, so none is forgotten and turns may go at once. One that does not say the
+   * count (an earlier release) leaves the half lease to run.
+   */
+  #recovering(ask: PartnerAsk, now: number): void {
+    this.#expected = Math.max(this.#expected, ask.procs ?? Number.POSITIVE_INFINITY);
+    this.#reported.add(ask.iso);
+    if (this.#reported.size >= this.#expected) this.#recoverUntil = now;
   }
 
   /**
