@@ -84,7 +84,7 @@ export class PartnerRoom {
         this.#pace.wa = now;
       }
       if (ask.seen === 1 || ask.held.length > 0) this.#recoverUntil = now + Math.ceil(ask.leaseMs / 2);
-    } else if (ask.back === 1) this.#rejoin(ask, now);
+    } else if (ask.back === 1 || now < this.#recoverUntil) this.#rejoin(ask, now);
     if (now < this.#recoverUntil) this.#recovering(ask, now);
     this.#isolates.set(ask.iso, now);
     for (const [iso, at] of this.#isolates) if (now - at > ask.liveMs) this.#isolates.delete(iso);
@@ -108,7 +108,8 @@ export class PartnerRoom {
   /**
    * An isolate back from its fair share knows what the object did not see meanwhile: the pace,
    * which went idle here while nobody reached the object (unpaced, 8 calls would go at once and
-   * meet 429s again), and a 429 it met.
+   * meet 429s again), and a 429 it met. So does any isolate while the object rebuilds a state it
+   * lost: the first to report may know no pace (its last answer had none) where the next does.
    */
   #rejoin(ask: PartnerAsk, now: number): void {
     if (ask.quietLeft > 0) this.#rlAt = Math.max(this.#rlAt, now - Math.max(0, this.#key.quietMs - ask.quietLeft));

@@ -37,7 +37,7 @@ let objects = 0;
 /** A fresh object: what an object that lost its memory is. */
 function freshObject() {
   const stub = namespace.get(namespace.idFromName(`recovery-${++objects}-${Date.now()}`) as never);
-  return async (ask: Record<string, unknown>): Promise<{ kind: string; at: number }> => {
+  return async (ask: Record<string, unknown>): Promise<{ kind: string; pace: number | null; at: number }> => {
     const response = await stub.fetch("https://audience-coordinator.invalid/", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -57,8 +57,8 @@ function freshObject() {
       }),
     });
     expect(response.status).toBe(200);
-    const reply = (await response.json()) as { kind: string };
-    return { kind: reply.kind, at: Date.now() };
+    const reply = (await response.json()) as { kind: string; pace: number | null };
+    return { kind: reply.kind, pace: reply.pace, at: Date.now() };
   };
 }
 
@@ -107,5 +107,14 @@ describe("an object that lost its memory rebuilds from what the isolates report 
     const second = await send({ iso: "iso-a", procs: 1, held: [...held, "a:7"], take: take("a:8"), holdMs: 300 });
     expect(second.kind).toBe("again");
     expect(second.at - started).toBeGreaterThanOrEqual(250);
+  }, 30_000);
+
+  it("takes up the pace any isolate reports while it recovers, not only the first one's", async () => {
+    const send = freshObject();
+    // The first to report knows no pace (its last answer had none); the next one does.
+    await send({ iso: "iso-a", procs: 3, pace: null, held: ["a:1"], take: null });
+    const second = await send({ iso: "iso-b", procs: 3, pace: 5, held: ["b:1"], take: null });
+    expect(second.pace).not.toBeNull();
+    expect(second.pace as number).toBeLessThanOrEqual(5);
   }, 30_000);
 });
