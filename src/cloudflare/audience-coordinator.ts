@@ -50,6 +50,8 @@ export class AudienceCoordinator {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 const isMs = (v: unknown): v is number => isCount(v) && (v as number) <= 3_600_000;
+/** More live isolates than one partner could have: a count above it is not one an isolate sends. */
+const MAX_ISOLATES = 100_000;
 const isId = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= 200;
 
 function isRelease(v: unknown): v is Release {
@@ -79,6 +81,7 @@ function isPartnerAsk(v: unknown): v is PartnerAsk {
     (v.seen === 0 || v.seen === 1) &&
     isMs(v.quietLeft) &&
     (v.back === undefined || v.back === 0 || v.back === 1) &&
+    (v.procs === undefined || (isCount(v.procs) && v.procs >= 1 && v.procs <= MAX_ISOLATES)) &&
     (v.pace === null || (typeof v.pace === "number" && v.pace > 0 && Number.isFinite(v.pace))) &&
     isMs(v.leaseMs) &&
     (v.leaseMs as number) > 0 &&

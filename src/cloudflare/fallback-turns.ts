@@ -1,13 +1,13 @@
 /**
- * An isolate's fair share while its coordinator object does not answer (src/redis/fair-share.ts:
+ * An isolate's fair share while its coordinator object does not answer (coordination/fair-share.ts:
  * the partner's cap and pace divided by the live isolates it last counted), the probe that ends it,
  * and the calls it runs. Said once through the logger when it starts and once when the object
  * answers again. The fair share's calls still in flight when the object answers are reported to it
  * as held leases, so an object that lost its memory counts them (≤ 8 in flight for the partner).
  */
 import type { PartnerLoad, Turn, TurnOutcome, TurnRequest } from "../coordination/coordinator.ts";
+import { FallbackLine } from "../coordination/store-turns.ts";
 import { monotonicNow } from "../internal/clock.ts";
-import { onAbort } from "../internal/on-abort.ts";
 import type { LocalPartner } from "../transport/partner-state.ts";
 import type { ObjectSettings } from "./settings.ts";
 
@@ -16,9 +16,6 @@ import type { ObjectSettings } from "./settings.ts";
  * isolate says once that an object is away and once that it answers again, not once per request.
  */
 const away = new Set<string>();
-
-/** The reason a turn waiting in the fair share leaves it: the object answers again. */
-const RESTORED = Symbol("coordinator object restored");
 
 /** What the fair share asks of the isolate's shared state. */
 export interface SharedSide {
@@ -38,7 +35,8 @@ export class FallbackTurns {
   readonly #s: ObjectSettings;
   readonly #sync: () => Promise<unknown>;
   readonly #shared: SharedSide;
-  readonly #waiting = new Set<AbortController>();
+  /** Turns waiting in the fair share, moved back to the object when it answers again. */
+  readonly #line = new FallbackLine();
   #probeAt = 0;
 
   readonly #name: string;
@@ -78,22 +76,11 @@ export class FallbackTurns {
   ): Promise<Turn> {
     // A probe's timer can be lost with the request that set it (Workers): a turn starts another.
     if (monotonicNow() - this.#probeAt > this.#s.probeMs * 2 + this.#s.answerMs) this.#probe(0);
-    const moving = new AbortController();
-    const signal = request.signal;
-    const stop = signal ? onAbort(signal, () => moving.abort(signal.reason)) : undefined;
-    if (signal?.aborted) moving.abort(signal.reason);
-    this.#waiting.add(moving);
-    let turn: Turn;
-    try {
-      const pending = fallback.turn({ ...request, signal: moving.signal });
-      turn = pending instanceof Promise ? await pending : pending;
-    } catch (error) {
-      if (error !== RESTORED) throw error;
-      return again(request);
-    } finally {
-      this.#waiting.delete(moving);
-      stop?.();
-    }
+    return this.#line.turn(fallback, request, again, (turn) => this.#followed(turn));
+  }
+
+  /** A fair share's call, followed by an id: the object is told of it when it answers again. */
+  #followed(turn: Turn): Turn {
     const id = this.#s.nextLeaseId();
     this.held.add(id);
     return {
@@ -117,7 +104,7 @@ export class FallbackTurns {
     }
     this.active = undefined; // calls under way on the fair share finish there
     this.#shared.restored(fallback.load());
-    for (const waiting of this.#waiting) waiting.abort(RESTORED);
+    this.#line.restored();
     if (away.delete(this.#name)) this.#restoredSaid();
     this.#s.onRestored?.();
   }

@@ -15,19 +15,13 @@
  *   another shape), calls go on with this isolate's fair share of the last state it saw, said
  *   once through the logger, and the object is used again as soon as it answers a probe, told of
  *   the calls the fair share still runs (an object that lost its memory counts them).
+ * - What a turn does alike at every store (its outcome told, the fair share, the load) is
+ *   coordination/store-turns.ts; this file keeps the object's exchanges, leases and releases.
  */
-import type {
-  PartnerCoordination,
-  PartnerKey,
-  PartnerLoad,
-  Turn,
-  TurnOutcome,
-  TurnRequest,
-} from "../coordination/coordinator.ts";
+import type { PartnerCoordination, PartnerKey, PartnerLoad, Turn, TurnRequest } from "../coordination/coordinator.ts";
 import { TooLate } from "../coordination/coordinator.ts";
+import { fairShareOrFail, storeLoad, storeTurn } from "../coordination/store-turns.ts";
 import { monotonicNow } from "../internal/clock.ts";
-import { fairShare } from "../redis/fair-share.ts";
-import { AttemptFailure } from "../transport/failure.ts";
 import { ConcurrencyLimiter } from "../transport/limiter.ts";
 import { FallbackTurns } from "./fallback-turns.ts";
 import type { ObjectLink } from "./link.ts";
@@ -163,24 +157,10 @@ export class ObjectPartner implements PartnerCoordination {
   }
 
   #turn(id: string, ticket: number, slotWaitMs: number | undefined, paceWaitMs: number | undefined): Turn {
-    let done = false;
-    return {
-      slotWaitMs,
-      paceWaitMs,
-      done: (outcome: TurnOutcome) => {
-        if (done) return;
-        done = true;
-        this.#held.delete(id);
-        const limited = outcome.kind === "rate-limited";
-        const waitMs = limited ? Math.ceil(outcome.waitMs) : 0;
-        if (limited) this.#seen.rateLimited(waitMs);
-        const code = outcome.kind === "admitted" ? "a" : limited ? "r" : "n";
-        this.#giveBack(
-          [id, code, waitMs, limited && outcome.retryAfter ? 1 : 0, ticket],
-          limited || this.#seen.waiting > 0,
-        );
-      },
-    };
+    return storeTurn(this.#seen, slotWaitMs, paceWaitMs, ({ code, waitMs, retryAfter }) => {
+      this.#held.delete(id);
+      this.#giveBack([id, code, waitMs, retryAfter, ticket], code === "r" || this.#seen.waiting > 0);
+    });
   }
 
   /** Queues a slot given back: it rides on the next exchange, or goes on its own soon (`urgent`: now). */
@@ -240,6 +220,7 @@ export class ObjectPartner implements PartnerCoordination {
       quietLeft: Math.max(0, Math.round(this.#seen.quietLeftNow), Math.round(share?.quietLeftMs ?? 0)),
       pace: sharePace ?? this.#seen.pace ?? null,
       back: share ? 1 : 0,
+      procs: this.#seen.processes,
       leaseMs: this.#s.leaseMs,
       liveMs: this.#s.liveMs,
       holdMs: this.#s.holdMs,
@@ -265,35 +246,14 @@ export class ObjectPartner implements PartnerCoordination {
 
   /** The object did not answer: fail closed, or go on with this isolate's fair share until a probe succeeds. */
   #unavailable(request: TurnRequest, error: ObjectUnavailable): Turn | Promise<Turn> {
-    this.#s.onUnavailable?.(error);
-    if (this.#s.failClosed) {
-      throw new AttemptFailure("network", false, "the coordinator object does not answer (failClosed: not sent)");
-    }
-    const fallback = this.#fallback.start(error, () =>
-      fairShare(this.#key, {
-        processes: this.#seen.processes,
-        quiet: this.#seen.quietLeftNow > 0,
-        pace: this.#seen.pace,
-      }),
-    );
+    const fairShare = fairShareOrFail(this.#key, this.#seen, this.#s, error, "the coordinator object");
+    const fallback = this.#fallback.start(error, fairShare);
     return this.#fallback.turn(fallback, request, (r) => this.turn(r));
   }
 
   load(): PartnerLoad {
-    const fallback = this.#fallback.active?.load();
-    const seen = this.#seen;
-    const quietLeftMs = seen.quietLeftNow;
-    return {
-      inFlight: this.#held.size + (fallback?.inFlight ?? 0),
-      queued: {
-        interactive: this.#line.queuedIn("interactive") + (fallback?.queued.interactive ?? 0),
-        background: this.#line.queuedIn("background") + (fallback?.queued.background ?? 0),
-      },
-      concurrencyLimit: fallback?.concurrencyLimit ?? (quietLeftMs > 0 ? seen.limit : this.#key.maxConcurrency),
-      pace: fallback ? fallback.pace : seen.pace,
-      coolDownUntil: seen.coolDownUntil,
-      quietLeftMs: Math.max(0, quietLeftMs),
-    };
+    const own = { inFlight: this.#held.size, line: this.#line };
+    return storeLoad(this.#key, this.#seen, own, this.#fallback.active?.load());
   }
 }
 

@@ -9,9 +9,9 @@
  * - A turn that must wait (every slot taken, or the pace) waits here, in lane order, and is answered
  *   when its turn comes: one request per call, never a poll. It is held `holdMs` at most.
  * - Memory is all it has: an object that lost it (evicted, restarted) starts from what the isolates
- *   report (their leases, the quiet period and pace they know) and admits nobody for half a lease,
- *   so that every holder reports first (Section 8.4: 8 in flight for the partner, not 8 plus those
- *   it forgot).
+ *   report (their leases, the quiet period and pace they know) and admits nobody until every holder
+ *   reported (Section 8.4: 8 in flight for the partner, not 8 plus those it forgot): until as many
+ *   isolates as they last counted did, half a lease at most (holders renew within a third of one).
  */
 import {
   admitted,
@@ -53,6 +53,9 @@ export class PartnerRoom {
   #cool = 0;
   /** No admissions before this (the recovery after lost state). */
   #recoverUntil = 0;
+  /** While recovering: the live isolates the partner had, as the isolates said, and those that reported. */
+  #expected = 0;
+  readonly #reported = new Set<string>();
   #heard = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #wakeAt = Number.POSITIVE_INFINITY;
@@ -81,7 +84,8 @@ export class PartnerRoom {
         this.#pace.wa = now;
       }
       if (ask.seen === 1 || ask.held.length > 0) this.#recoverUntil = now + Math.ceil(ask.leaseMs / 2);
-    } else if (ask.back === 1) this.#rejoin(ask, now);
+    } else if (ask.back === 1 || now < this.#recoverUntil) this.#rejoin(ask, now);
+    if (now < this.#recoverUntil) this.#recovering(ask, now);
     this.#isolates.set(ask.iso, now);
     for (const [iso, at] of this.#isolates) if (now - at > ask.liveMs) this.#isolates.delete(iso);
     for (const release of ask.done) this.#release(release, now);
@@ -91,9 +95,21 @@ export class PartnerRoom {
   }
 
   /**
+   * While recovering: every isolate the partner had (as the isolates last counted them) reported
+   * the leases it holds, so none is forgotten and turns may go at once. One that does not say the
+   * count (an earlier release) leaves the half lease to run.
+   */
+  #recovering(ask: PartnerAsk, now: number): void {
+    this.#expected = Math.max(this.#expected, ask.procs ?? Number.POSITIVE_INFINITY);
+    this.#reported.add(ask.iso);
+    if (this.#reported.size >= this.#expected) this.#recoverUntil = now;
+  }
+
+  /**
    * An isolate back from its fair share knows what the object did not see meanwhile: the pace,
    * which went idle here while nobody reached the object (unpaced, 8 calls would go at once and
-   * meet 429s again), and a 429 it met.
+   * meet 429s again), and a 429 it met. So does any isolate while the object rebuilds a state it
+   * lost: the first to report may know no pace (its last answer had none) where the next does.
    */
   #rejoin(ask: PartnerAsk, now: number): void {
     if (ask.quietLeft > 0) this.#rlAt = Math.max(this.#rlAt, now - Math.max(0, this.#key.quietMs - ask.quietLeft));

@@ -45,6 +45,12 @@ export interface PartnerAsk {
    * nobody reached it, a 429 it never heard of. Absent from isolates of an earlier release.
    */
   readonly back?: 0 | 1;
+  /**
+   * The partner's live isolates this isolate last counted (the object's count, as it last
+   * answered): an object that lost its state admits again once that many reported their leases.
+   * Absent from isolates of an earlier release (then it waits half a lease).
+   */
+  readonly procs?: number;
   readonly leaseMs: number;
   readonly liveMs: number;
   readonly holdMs: number;

@@ -12,25 +12,18 @@
  *   share of the last state it saw: the cap and the pace divided by the live processes it last
  *   counted (transport/partner-state.ts's local state), and the shared state is used again as soon
  *   as Redis answers a probe. With `failClosed`, calls fail instead (a retryable NetworkError).
+ * - What a turn does alike at every store (its outcome told, the fair share, the load) is
+ *   coordination/store-turns.ts; this file keeps Redis's scripts, leases and probe.
  */
-import type {
-  PartnerCoordination,
-  PartnerKey,
-  PartnerLoad,
-  Turn,
-  TurnOutcome,
-  TurnRequest,
-} from "../coordination/coordinator.ts";
+import type { PartnerCoordination, PartnerKey, PartnerLoad, Turn, TurnRequest } from "../coordination/coordinator.ts";
 import { TooLate } from "../coordination/coordinator.ts";
+import { FallbackLine, fairShareOrFail, storeLoad, storeTurn } from "../coordination/store-turns.ts";
 import { monotonicNow } from "../internal/clock.ts";
-import { onAbort } from "../internal/on-abort.ts";
 import { sleep } from "../internal/sleep.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
-import { AttemptFailure } from "../transport/failure.ts";
 import { ConcurrencyLimiter } from "../transport/limiter.ts";
 import type { LocalPartner } from "../transport/partner-state.ts";
 import { type RedisCommands, RedisUnavailable, type Reply } from "./commands.ts";
-import { fairShare } from "./fair-share.ts";
 import { LeaseRenewal } from "./lease-renewal.ts";
 import { partnerScripts } from "./partner-script.ts";
 import { probeUntilAnswered } from "./probe.ts";
@@ -40,8 +33,6 @@ import type { RedisSettings } from "./settings.ts";
 
 const PACER_SETTINGS = JSON.stringify(CLIENT_DEFAULTS.pacing);
 const { acquire: ACQUIRE, release: RELEASE, renew: RENEW } = partnerScripts();
-/** The reason a turn waiting in the fair share leaves it: Redis answers again. */
-const RESTORED = Symbol("redis restored");
 
 export class RedisPartner implements PartnerCoordination {
   readonly #redis: RedisCommands;
@@ -58,7 +49,7 @@ export class RedisPartner implements PartnerCoordination {
   #fallback: LocalPartner | undefined;
   #probing = false;
   /** Turns waiting in the fair share, moved back to the shared state when Redis answers again. */
-  readonly #waitingOnFallback = new Set<AbortController>();
+  readonly #fallbackLine = new FallbackLine();
 
   constructor(redis: RedisCommands, keys: readonly string[], key: PartnerKey, settings: RedisSettings) {
     this.#redis = redis;
@@ -80,30 +71,8 @@ export class RedisPartner implements PartnerCoordination {
   }
 
   turn(request: TurnRequest): Turn | Promise<Turn> {
-    if (this.#fallback) return this.#onFallback(this.#fallback, request);
+    if (this.#fallback) return this.#fallbackLine.turn(this.#fallback, request, (r) => this.turn(r));
     return this.#shared(request);
-  }
-
-  /**
-   * A turn of this process's fair share. A call still waiting in it when Redis answers again moves
-   * back to the shared state: the calls queued during an outage do not stay at the fair share.
-   */
-  async #onFallback(fallback: LocalPartner, request: TurnRequest): Promise<Turn> {
-    const moving = new AbortController();
-    const signal = request.signal;
-    const stop = signal ? onAbort(signal, () => moving.abort(signal.reason)) : undefined;
-    if (signal?.aborted) moving.abort(signal.reason);
-    this.#waitingOnFallback.add(moving);
-    try {
-      const pending = fallback.turn({ ...request, signal: moving.signal });
-      return pending instanceof Promise ? await pending : pending;
-    } catch (error) {
-      if (error !== RESTORED) throw error;
-      return this.turn(request);
-    } finally {
-      this.#waitingOnFallback.delete(moving);
-      stop?.();
-    }
   }
 
   async #shared(request: TurnRequest): Promise<Turn> {
@@ -177,35 +146,25 @@ export class RedisPartner implements PartnerCoordination {
   }
 
   #turn(leaseId: string, ticket: number, slotWaitMs: number | undefined, paceWaitMs: number | undefined): Turn {
-    let done = false;
-    return {
-      slotWaitMs,
-      paceWaitMs,
-      done: (outcome: TurnOutcome) => {
-        if (done) return;
-        done = true;
-        this.#leases.end(leaseId);
-        const code = outcome.kind === "admitted" ? "a" : outcome.kind === "rate-limited" ? "r" : "n";
-        const waitMs = outcome.kind === "rate-limited" ? Math.ceil(outcome.waitMs) : 0;
-        if (outcome.kind === "rate-limited") this.#seen.rateLimited(waitMs);
-        // Not awaited: the call has its response. A release that fails leaves the lease to expire.
-        this.#redis
-          .run(RELEASE, this.#keys, [
-            PACER_SETTINGS,
-            leaseId,
-            code,
-            waitMs,
-            outcome.kind === "rate-limited" && outcome.retryAfter ? 1 : 0,
-            ticket,
-            this.#key.pacing ? 1 : 0,
-            this.#s.stateTtlMs,
-          ])
-          .then(
-            (reply) => this.#seen.released(reply),
-            () => undefined,
-          );
-      },
-    };
+    return storeTurn(this.#seen, slotWaitMs, paceWaitMs, ({ code, waitMs, retryAfter }) => {
+      this.#leases.end(leaseId);
+      // Not awaited: the call has its response. A release that fails leaves the lease to expire.
+      this.#redis
+        .run(RELEASE, this.#keys, [
+          PACER_SETTINGS,
+          leaseId,
+          code,
+          waitMs,
+          retryAfter,
+          ticket,
+          this.#key.pacing ? 1 : 0,
+          this.#s.stateTtlMs,
+        ])
+        .then(
+          (reply) => this.#seen.released(reply),
+          () => undefined,
+        );
+    });
   }
 
   /** Renews this process's leases (lease-renewal.ts) and counts the live processes. */
@@ -229,17 +188,10 @@ export class RedisPartner implements PartnerCoordination {
 
   /** Redis did not answer: fail closed, or go on with this process's fair share until a probe succeeds. */
   #unavailable(request: TurnRequest, error: RedisUnavailable): Turn | Promise<Turn> {
-    this.#s.onUnavailable?.(error);
-    if (this.#s.failClosed) {
-      throw new AttemptFailure("network", false, "the coordinator's Redis does not answer (failClosed: not sent)");
-    }
-    this.#fallback ??= fairShare(this.#key, {
-      processes: this.#seen.processes,
-      quiet: this.#seen.quietLeftNow > 0,
-      pace: this.#seen.pace,
-    });
+    const fairShare = fairShareOrFail(this.#key, this.#seen, this.#s, error, "the coordinator's Redis");
+    this.#fallback ??= fairShare();
     this.#probe();
-    return this.#onFallback(this.#fallback, request);
+    return this.#fallbackLine.turn(this.#fallback, request, (r) => this.turn(r));
   }
 
   #probe(): void {
@@ -249,7 +201,7 @@ export class RedisPartner implements PartnerCoordination {
       this.#probing = false;
       this.#seen.learnFrom(this.#fallback?.load());
       this.#fallback = undefined; // calls under way on the fair share finish there
-      for (const waiting of this.#waitingOnFallback) waiting.abort(RESTORED);
+      this.#fallbackLine.restored();
       this.#s.onRestored?.();
     });
   }
@@ -264,19 +216,11 @@ export class RedisPartner implements PartnerCoordination {
   }
 
   load(): PartnerLoad {
-    const fallback = this.#fallback?.load();
-    const seen = this.#seen;
-    const quietLeftMs = seen.quietLeftNow;
-    return {
-      inFlight: this.#leases.held.size + (fallback?.inFlight ?? 0),
-      queued: {
-        interactive: this.#line.queuedIn("interactive") + (fallback?.queued.interactive ?? 0),
-        background: this.#line.queuedIn("background") + (fallback?.queued.background ?? 0),
-      },
-      concurrencyLimit: fallback?.concurrencyLimit ?? (quietLeftMs > 0 ? seen.limit : this.#key.maxConcurrency),
-      pace: fallback ? fallback.pace : seen.pace,
-      coolDownUntil: seen.coolDownUntil,
-      quietLeftMs: Math.max(0, quietLeftMs),
-    };
+    return storeLoad(
+      this.#key,
+      this.#seen,
+      { inFlight: this.#leases.held.size, line: this.#line },
+      this.#fallback?.load(),
+    );
   }
 }
