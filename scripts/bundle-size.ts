@@ -149,10 +149,12 @@ async function measure(
   });
   const files = new Map(result.outputFiles.map((f) => [f.path, f.contents]));
   const outputs = result.metafile.outputs;
-  // The entry's output (a stdin snippet has no entryPoint: it is the one output no other imports).
+  // The entry's output: the file's, or a snippet's (entryPoint "<stdin>"; not the first output
+  // with an entryPoint, which may be a lazily loaded chunk), else the one output no other imports.
   const imported = new Set(Object.values(outputs).flatMap((o) => o.imports.map((i) => i.path)));
+  const entry = "file" in input ? input.file : "<stdin>";
   const entryPath =
-    Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined) ??
+    Object.keys(outputs).find((path) => outputs[path]?.entryPoint === entry) ??
     Object.keys(outputs).find((path) => path.endsWith(".js") && !imported.has(path));
   /** `path` and the outputs it imports statically, added to `into`. */
   const visit = (path: string, into: Set<string>): void => {

@@ -19,6 +19,7 @@ import { contextFactory } from "./call-context.ts";
 import { clockPolicy } from "./clock-policy.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
 import { lazyTrace } from "./lazy-trace.ts";
+import { lazyWriteChecks } from "./lazy-write-checks.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
 import { logPolicy } from "./log-policy.ts";
 import type { ClientMetrics } from "./metrics-policy.ts";
@@ -29,7 +30,6 @@ import { type AdmittedTurn, type CallContext, compose, firstAttempt, type Policy
 import { redirectPolicy } from "./redirect-policy.ts";
 import { type RetryDeps, retryPolicy } from "./retry-policy.ts";
 import { timeoutPolicy } from "./timeout-policy.ts";
-import { writeChecks } from "./write-checks.ts";
 
 export interface TransportDeps {
   readonly config: ClientConfig;
@@ -119,7 +119,8 @@ function policies(
       logger,
       redactor,
       reauthenticate: (token, requestId) => deps.session().reauthenticate(token, requestId),
-      writeCheck: writeChecks(sendCheck),
+      // Loaded on the first write check (lazy-write-checks.ts).
+      writeCheck: lazyWriteChecks(sendCheck),
       ...deps.retryHooks,
     }),
     sessionPolicy(authorizer),
