@@ -18,6 +18,7 @@ import { authSecretsPolicy } from "./auth-secrets-policy.ts";
 import { contextFactory } from "./call-context.ts";
 import { clockPolicy } from "./clock-policy.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
+import { lazyRedirect } from "./lazy-redirect.ts";
 import { lazyTrace } from "./lazy-trace.ts";
 import { lazyWriteChecks } from "./lazy-write-checks.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
@@ -27,7 +28,6 @@ import type { Outcome } from "./outcome.ts";
 import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
 import { type PartnerRegistry, type Partners, partnerRegistry } from "./partner-registry.ts";
 import { type AdmittedTurn, type CallContext, compose, firstAttempt, type Policy } from "./policy.ts";
-import { redirectPolicy } from "./redirect-policy.ts";
 import { type RetryDeps, retryPolicy } from "./retry-policy.ts";
 import { timeoutPolicy } from "./timeout-policy.ts";
 
@@ -134,7 +134,8 @@ function policies(
     ...(metrics ? [metrics.attempt] : []),
     timeoutPolicy(config.timeoutMs),
     clockPolicy(deps.clock),
-    redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
+    // Loaded on the first 3xx (lazy-redirect.ts).
+    lazyRedirect(origins, CLIENT_DEFAULTS.maxRedirects),
     authSecretsPolicy(redactor),
   ];
 }

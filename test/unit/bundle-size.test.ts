@@ -97,7 +97,7 @@ describe("the browser build (browser and worker conditions)", () => {
 });
 
 describe("what a first read and validated write leave out", () => {
-  /** Loaded only with an option (`tracer`, `onDrift`, `meter`, `tokenStore`, a coordinator) or a rare case (an ambiguous write's check). */
+  /** Loaded only with an option (`tracer`, `onDrift`, `meter`, `tokenStore`, a coordinator) or a rare case (an ambiguous write's check, a 3xx). */
   const LATER = [
     "src/transport/trace-policy.ts",
     "src/drift/drift-watch.ts",
@@ -105,6 +105,7 @@ describe("what a first read and validated write leave out", () => {
     "src/session/shared-session.ts",
     "src/session/session-cache.ts",
     "src/transport/write-checks.ts",
+    "src/transport/redirect-policy.ts",
   ];
 
   it("keeps in chunks of their own, in both builds, what only an option or a rare case runs", async () => {
