@@ -70,8 +70,10 @@ export const BROWSER_BUDGET_KB = 16.4;
 // 11.9 before that move (11.85 measured); 9.91 measured since: the target (10 KB) is met.
 export const BROWSER_MINIMUM_BUDGET_KB = 9.96;
 // 46.0 before the trace policies and the drift watch loaded only with their options (45.96
-// measured); 45.25 measured since. The rest of the way to the target (25 KB) is in BENCHMARKS.md.
-export const BROWSER_LOADED_BUDGET_KB = 45.3;
+// measured); 45.3 after (45.25 measured); 44.58 measured once the write checks, the redirect policy
+// and the session cache loaded only when needed. The rest of the way to the target (25 KB) is in
+// BENCHMARKS.md.
+export const BROWSER_LOADED_BUDGET_KB = 44.63;
 
 /**
  * What the React Query binding (`/react-query`) may add to an app that already uses the client
@@ -149,10 +151,12 @@ async function measure(
   });
   const files = new Map(result.outputFiles.map((f) => [f.path, f.contents]));
   const outputs = result.metafile.outputs;
-  // The entry's output (a stdin snippet has no entryPoint: it is the one output no other imports).
+  // The entry's output: the file's, or a snippet's (entryPoint "<stdin>"; not the first output
+  // with an entryPoint, which may be a lazily loaded chunk), else the one output no other imports.
   const imported = new Set(Object.values(outputs).flatMap((o) => o.imports.map((i) => i.path)));
+  const entry = "file" in input ? input.file : "<stdin>";
   const entryPath =
-    Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined) ??
+    Object.keys(outputs).find((path) => outputs[path]?.entryPoint === entry) ??
     Object.keys(outputs).find((path) => path.endsWith(".js") && !imported.has(path));
   /** `path` and the outputs it imports statically, added to `into`. */
   const visit = (path: string, into: Set<string>): void => {

@@ -8,10 +8,10 @@
  * a call.
  */
 import type { SessionShare } from "../coordination/coordinator.ts";
-import { withTimeout } from "../internal/with-timeout.ts";
+import type { withTimeout } from "../internal/with-timeout.ts";
 import type { Logger } from "../options.ts";
 import type { SharedSession, ShareHost } from "./shared-session.ts";
-import { storedSessionIssue, type TokenStore } from "./token-store.ts";
+import type { storedSessionIssue, TokenStore } from "./token-store.ts";
 import type { SessionTokens } from "./tokens.ts";
 
 export interface CacheDeps {
@@ -21,6 +21,12 @@ export interface CacheDeps {
   /** The caller's logger, redacted and unable to throw. */
   readonly logger: Logger;
   readonly share: SessionShare | undefined;
+  /**
+   * Handed in by lazy-cache.ts, not imported: this module is a chunk of its own, and importing a
+   * module the up-front code or the engine has would make esbuild split that code into more chunks.
+   */
+  readonly withTimeout: typeof withTimeout;
+  readonly storedSessionIssue: typeof storedSessionIssue;
 }
 
 export class SessionCache {
@@ -40,13 +46,13 @@ export class SessionCache {
     if (!store) return undefined;
     let value: unknown;
     try {
-      value = await withTimeout(() => store.get(), this.#deps.timeoutMs, "tokenStore.get()");
+      value = await this.#deps.withTimeout(() => store.get(), this.#deps.timeoutMs, "tokenStore.get()");
     } catch (error) {
       this.warn("tokenStore.get() failed; signing in instead", error);
       return undefined;
     }
     if (value === undefined || value === null) return undefined;
-    const problem = storedSessionIssue(value);
+    const problem = this.#deps.storedSessionIssue(value);
     if (problem) {
       this.warn(`tokenStore.get() returned an unusable session (${problem}); signing in instead`);
       return undefined;
@@ -66,9 +72,9 @@ export class SessionCache {
     if (!store) return;
     // In the background and in order: a slow or failing store never holds or fails a call.
     this.#storeWrites = this.#storeWrites.then(() =>
-      withTimeout(() => store.set({ ...tokens }), this.#deps.timeoutMs, "tokenStore.set()").catch((error: unknown) =>
-        this.warn("tokenStore.set() failed; the session is kept in memory only", error),
-      ),
+      this.#deps
+        .withTimeout(() => store.set({ ...tokens }), this.#deps.timeoutMs, "tokenStore.set()")
+        .catch((error: unknown) => this.warn("tokenStore.set() failed; the session is kept in memory only", error)),
     );
   }
 

@@ -43,11 +43,11 @@ import type { OutgoingRequest } from "../transport/outgoing.ts";
 import { AuthExchange, type AuthPath } from "./auth-exchange.ts";
 import { FailureBudget } from "./failure-budget.ts";
 import { HeldTokens } from "./held-tokens.ts";
+import { type Cache, sessionCache } from "./lazy-cache.ts";
 import { headerPartnerFromIdToken } from "./partner.ts";
 import { ProvidedTokens } from "./provider.ts";
 import { RefusedToken } from "./refused-token.ts";
 import { type Credentials, Renewal } from "./renewal.ts";
-import { SessionCache } from "./session-cache.ts";
 import type { SharedSession } from "./shared-session.ts";
 import type { HeldAccessToken, SessionTokens } from "./tokens.ts";
 
@@ -86,7 +86,7 @@ export class Session {
   readonly #now: () => number;
   readonly #held: HeldTokens;
   readonly #budget: FailureBudget;
-  readonly #cache: SessionCache;
+  readonly #cache: Cache;
   readonly #refused: RefusedToken;
   readonly #renewal: Renewal;
   readonly #provided: ProvidedTokens | undefined;
@@ -106,7 +106,8 @@ export class Session {
     this.#now = deps.now ?? Date.now;
     const monotonic = deps.monotonic ?? monotonicNow;
     this.#held = new HeldTokens(redactor, this.#now, monotonic);
-    this.#cache = new SessionCache({ store: config.tokenStore, timeoutMs: config.timeoutMs, logger, share });
+    // Loaded only with a token store or a coordinator that shares the session (lazy-cache.ts).
+    this.#cache = sessionCache({ store: config.tokenStore, timeoutMs: config.timeoutMs, logger, share });
     this.#budget = new FailureBudget({
       retry: config.retry,
       monotonic,

@@ -18,7 +18,9 @@ import { authSecretsPolicy } from "./auth-secrets-policy.ts";
 import { contextFactory } from "./call-context.ts";
 import { clockPolicy } from "./clock-policy.ts";
 import { fetchTerminal } from "./fetch-terminal.ts";
+import { lazyRedirect } from "./lazy-redirect.ts";
 import { lazyTrace } from "./lazy-trace.ts";
+import { lazyWriteChecks } from "./lazy-write-checks.ts";
 import { limiterPolicy } from "./limiter-policy.ts";
 import { logPolicy } from "./log-policy.ts";
 import type { ClientMetrics } from "./metrics-policy.ts";
@@ -26,10 +28,8 @@ import type { Outcome } from "./outcome.ts";
 import { OutgoingRequest, toOutgoing } from "./outgoing.ts";
 import { type PartnerRegistry, type Partners, partnerRegistry } from "./partner-registry.ts";
 import { type AdmittedTurn, type CallContext, compose, firstAttempt, type Policy } from "./policy.ts";
-import { redirectPolicy } from "./redirect-policy.ts";
 import { type RetryDeps, retryPolicy } from "./retry-policy.ts";
 import { timeoutPolicy } from "./timeout-policy.ts";
-import { writeChecks } from "./write-checks.ts";
 
 export interface TransportDeps {
   readonly config: ClientConfig;
@@ -119,7 +119,8 @@ function policies(
       logger,
       redactor,
       reauthenticate: (token, requestId) => deps.session().reauthenticate(token, requestId),
-      writeCheck: writeChecks(sendCheck),
+      // Loaded on the first write check (lazy-write-checks.ts).
+      writeCheck: lazyWriteChecks(sendCheck),
       ...deps.retryHooks,
     }),
     sessionPolicy(authorizer),
@@ -133,7 +134,8 @@ function policies(
     ...(metrics ? [metrics.attempt] : []),
     timeoutPolicy(config.timeoutMs),
     clockPolicy(deps.clock),
-    redirectPolicy(origins, CLIENT_DEFAULTS.maxRedirects),
+    // Loaded on the first 3xx (lazy-redirect.ts).
+    lazyRedirect(origins, CLIENT_DEFAULTS.maxRedirects),
     authSecretsPolicy(redactor),
   ];
 }

@@ -11,14 +11,17 @@
  * Each refusal is an `AttemptFailure` of kind "redirect", which the retry policy does not retry:
  * the same request would be redirected the same way (a loop would cost five times its hops).
  */
-import { PARTNER_HEADER } from "./auth-policy.ts";
 import { AttemptFailure } from "./failure.ts";
 import type { Policy } from "./policy.ts";
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization", PARTNER_HEADER];
 
-export function redirectPolicy(trustedOrigins: readonly string[], maxRedirects: number): Policy {
+/**
+ * `partnerHeader` is auth-policy.ts's PARTNER_HEADER, handed in by lazy-redirect.ts: this module is
+ * a chunk of its own, and importing one the engine has would make esbuild split that into another.
+ */
+export function redirectPolicy(trustedOrigins: readonly string[], maxRedirects: number, partnerHeader: string): Policy {
+  const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization", partnerHeader];
   return async (attempt, ctx, next) => {
     let current = attempt;
     for (let hop = 0; ; hop++) {

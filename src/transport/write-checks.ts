@@ -7,7 +7,6 @@
  * is therefore never repeated.)
  */
 
-import { isRecord } from "../internal/is-record.ts";
 import type { CallContext } from "./policy.ts";
 import type { WriteCheck } from "./retry-policy.ts";
 
@@ -47,6 +46,13 @@ export function writeChecks(
   };
   return (ctx) => (ctx.op ? checks[`${ctx.op.method} ${ctx.op.path}`] : undefined);
 }
+
+/**
+ * internal/is-record.ts's check, kept here: this module is a chunk of its own (lazy-write-checks.ts),
+ * and importing a module the up-front code has would make esbuild split that code into one more chunk.
+ */
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function unknown(ctx: CallContext, note: string): "unknown" {
   ctx.writeCheckNote = note;

@@ -76,7 +76,8 @@ describe("server values reach no report, error, span or log line raw", () => {
     expect(ok.response.status).toBe(200);
     expect(missing.error).toBeDefined();
     // Drift checks run after the call (their code loads on first use): wait for them, not a fixed time.
-    for (let waited = 0; reports.length === 0 && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+    for (let waited = 0; reports.length === 0 && waited < 5000; waited += 10)
+      await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 50));
     expect(reports.length).toBeGreaterThan(0);
     const spans = exporter

@@ -96,6 +96,30 @@ describe("the browser build (browser and worker conditions)", () => {
   });
 });
 
+describe("what a first read and validated write leave out", () => {
+  /** Loaded only with an option (`tracer`, `onDrift`, `meter`, `tokenStore`, a coordinator) or a rare case (an ambiguous write's check, a 3xx). */
+  const LATER = [
+    "src/transport/trace-policy.ts",
+    "src/drift/drift-watch.ts",
+    "src/transport/metrics-policy.ts",
+    "src/session/shared-session.ts",
+    "src/session/session-cache.ts",
+    "src/transport/write-checks.ts",
+    "src/transport/redirect-policy.ts",
+  ];
+
+  it("keeps in chunks of their own, in both builds, what only an option or a rare case runs", async () => {
+    const [browser, server] = await Promise.all([measureBrowserBuild(), measureBundles()]);
+    for (const size of [browser.minimum, server.minimum]) {
+      const firstCalls = size.chunks.filter((c) => c.loads !== "later").flatMap((c) => c.modules.map(([m]) => m));
+      expect(firstCalls).toContain("src/create-client.ts");
+      expect(firstCalls).toContain("src/engine.ts");
+      expect(firstCalls.filter((m) => LATER.includes(m))).toEqual([]);
+      expect(size.allModules).toEqual(expect.arrayContaining(LATER));
+    }
+  });
+});
+
 describe("the react-query binding", () => {
   it("adds at most its budget to a client app, keeps the engine lazy, and bundles none of React or TanStack Query", async () => {
     const { with: bundled, addedGzip } = await measureReactQuery();
