@@ -1,13 +1,18 @@
 /**
- * The few Redis commands the coordinator sends, over the caller's own client: ioredis (`call`) or
- * node-redis (`sendCommand`). Each command has its own timeout, so an unreachable Redis fails a
- * command in `timeoutMs` instead of holding calls (configure the client without
- * an offline queue too). Scripts run with EVALSHA; a server that lost them (NOSCRIPT: a restart, a
- * failover, SCRIPT FLUSH) gets them again with EVAL.
+ * The few Redis commands the coordinator sends, over the caller's own client: ioredis (`call`),
+ * node-redis (`sendCommand`), or a REST connection (`restRedis`, rest.ts). Each command has its own
+ * timeout, so an unreachable Redis fails a command in `timeoutMs` instead of holding calls
+ * (configure the client without an offline queue too; a REST request is aborted). Scripts run with
+ * EVALSHA; a server that lost them (NOSCRIPT: a restart, a failover, SCRIPT FLUSH) gets them again
+ * with EVAL. No `node:` module: the REST path runs in edge runtimes.
  */
-import { createHash } from "node:crypto";
+import { sha1Hex } from "./digests.ts";
+import { RedisUnavailable } from "./errors.ts";
+import { type RestRedis, restSender } from "./rest.ts";
 
-/** An ioredis client (`call`, v5+) or a node-redis client (`sendCommand`, v4+). */
+export { RedisUnavailable } from "./errors.ts";
+
+/** An ioredis client (`call`, v5+), a node-redis client (`sendCommand`, v4+), or a REST connection. */
 export type RedisClientLike =
   | {
       /** ioredis: sends one command. */
@@ -16,7 +21,9 @@ export type RedisClientLike =
   | {
       /** node-redis: sends one command. */
       sendCommand(args: string[]): Promise<unknown>;
-    };
+    }
+  /** A Redis over the Upstash REST protocol: `restRedis({ url, token })`. */
+  | RestRedis;
 
 export type Reply = string | number | null | Reply[];
 
@@ -26,11 +33,7 @@ export interface Script {
 }
 
 export function script(source: string): Script {
-  return { source, sha: createHash("sha1").update(source).digest("hex") };
-}
-
-export class RedisUnavailable extends Error {
-  override name = "RedisUnavailable";
+  return { source, sha: sha1Hex(source) };
 }
 
 export interface RedisCommands {
@@ -42,7 +45,7 @@ export interface RedisCommands {
 
 export function redisCommands(redis: RedisClientLike, timeoutMs: number): RedisCommands {
   const raw = adapt(redis);
-  const send = (args: string[]): Promise<Reply> => withDeadline(raw(args), timeoutMs);
+  const send = (args: string[]): Promise<Reply> => withDeadline(raw, args, timeoutMs);
   return {
     send: (command, ...args) => send([command, ...args.map(String)]),
     async run(s, keys, args) {
@@ -57,7 +60,11 @@ export function redisCommands(redis: RedisClientLike, timeoutMs: number): RedisC
   };
 }
 
-function adapt(redis: RedisClientLike): (args: string[]) => Promise<Reply> {
+type Raw = (args: string[], signal: AbortSignal) => Promise<Reply>;
+
+function adapt(redis: RedisClientLike): Raw {
+  const rest = typeof redis === "object" && redis !== null ? restSender(redis) : undefined;
+  if (rest) return rest as Raw;
   if (typeof (redis as { call?: unknown }).call === "function") {
     const client = redis as { call(command: string, ...args: string[]): Promise<unknown> };
     return ([command, ...args]) => client.call(command as string, ...args) as Promise<Reply>;
@@ -67,7 +74,7 @@ function adapt(redis: RedisClientLike): (args: string[]) => Promise<Reply> {
     return (args) => client.sendCommand(args) as Promise<Reply>;
   }
   throw new TypeError(
-    'redisCoordinator: option "redis" must be an ioredis or node-redis client (call() or sendCommand())',
+    'redisCoordinator: option "redis" must be an ioredis or node-redis client (call() or sendCommand()), or restRedis()',
   );
 }
 
@@ -75,14 +82,22 @@ function adapt(redis: RedisClientLike): (args: string[]) => Promise<Reply> {
  * A bug of our own script (a Lua runtime error) and NOSCRIPT (run() sends the script again) pass
  * as they are; every other failure means Redis is away: a timeout, a lost connection, and each
  * error reply of a server that cannot serve us now (READONLY after a failover, NOPERM for an ACL
- * user, LOADING, BUSY, MASTERDOWN, OOM, …), named by its code only.
+ * user, LOADING, BUSY, MASTERDOWN, OOM, …), named by its code only. A RedisUnavailable of the REST
+ * connection (an HTTP status) says so already. A command past its deadline is aborted (REST).
  */
-function withDeadline(pending: Promise<Reply>, timeoutMs: number): Promise<Reply> {
+function withDeadline(raw: Raw, args: string[], timeoutMs: number): Promise<Reply> {
+  const abort = new AbortController();
   return new Promise<Reply>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new RedisUnavailable(`no answer from Redis within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      reject(new RedisUnavailable(`no answer from Redis within ${timeoutMs} ms`));
+      abort.abort();
+    }, timeoutMs);
+    let pending: Promise<Reply>;
+    try {
+      pending = raw(args, abort.signal);
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
     pending.then(
       (value) => {
         clearTimeout(timer);
@@ -90,7 +105,8 @@ function withDeadline(pending: Promise<Reply>, timeoutMs: number): Promise<Reply
       },
       (error: unknown) => {
         clearTimeout(timer);
-        reject(passes(error) ? error : new RedisUnavailable(`Redis command failed: ${codeOf(error)}`));
+        if (error instanceof RedisUnavailable || passes(error)) reject(error);
+        else reject(new RedisUnavailable(`Redis command failed: ${codeOf(error)}`));
       },
     );
   });

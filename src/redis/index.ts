@@ -7,16 +7,21 @@
  * import { redisCoordinator } from "@audience-intelligence/client/redis";
  * const client = createAudienceClient({ ...options, coordinator: redisCoordinator({ redis: new Redis(url) }) });
  * ```
+ *
+ * Where there are no TCP sockets (Vercel Edge, Deno Deploy, Netlify Edge), the same coordinator
+ * over the Upstash REST protocol: `redisCoordinator({ redis: restRedis({ url, token }) })`. This
+ * entry loads no `node:` module.
  */
-import { createHash, randomUUID } from "node:crypto";
 import type { Coordinator, PartnerKey, SessionKey } from "../coordination/coordinator.ts";
 import { type RedisClientLike, redisCommands } from "./commands.ts";
+import { sha256Hex } from "./digests.ts";
 import { RedisPartner } from "./redis-partner.ts";
 import { RedisSessionShare } from "./redis-session.ts";
 import { REDIS_DEFAULTS, type RedisSettings } from "./settings.ts";
 
 export type { Coordinator } from "../coordination/coordinator.ts";
 export type { RedisClientLike } from "./commands.ts";
+export { type RestRedis, type RestRedisOptions, restRedis } from "./rest.ts";
 export { REDIS_DEFAULTS } from "./settings.ts";
 
 /** Options of {@link redisCoordinator}. */
@@ -25,6 +30,7 @@ export interface RedisCoordinatorOptions {
    * Your ioredis or node-redis client (an optional peer dependency: this package does not install
    * one). Turn its offline queue off (ioredis: `enableOfflineQueue: false`, `maxRetriesPerRequest: 1`;
    * node-redis: `disableOfflineQueue: true`) so a command to an unreachable Redis fails at once.
+   * Or, without TCP (edge runtimes), a REST connection: `restRedis({ url, token })`.
    */
   readonly redis: RedisClientLike;
   /** Prefix of every key this coordinator writes. @default "audience:" */
@@ -88,7 +94,7 @@ export function redisCoordinator(options: RedisCoordinatorOptions): RedisCoordin
   const settings: RedisSettings = {
     ...REDIS_DEFAULTS,
     ...options.timing,
-    processId: randomUUID(),
+    processId: crypto.randomUUID(),
     failClosed: options.failClosed === true,
     onUnavailable: options.onUnavailable,
     onRestored: options.onRestored,
@@ -120,4 +126,4 @@ export function redisCoordinator(options: RedisCoordinatorOptions): RedisCoordin
   };
 }
 
-const digest = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 24);
+const digest = (text: string): string => sha256Hex(text).slice(0, 24);
