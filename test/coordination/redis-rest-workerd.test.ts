@@ -40,7 +40,9 @@ describe("the /redis entry's module graph", () => {
       logLevel: "silent",
     });
     const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
-    expect(imports.filter((path) => path.startsWith("node:") || !path.startsWith("src/"))).toEqual([]);
+    // Our own files and @noble/hashes (the digests' declared dependency, whose own imports are listed too).
+    const ours = (path: string) => path.startsWith("src/") || path.startsWith("node_modules/@noble/hashes/");
+    expect(imports.filter((path) => path.startsWith("node:") || !ours(path))).toEqual([]);
   });
 });
 

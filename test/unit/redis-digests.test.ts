@@ -1,5 +1,5 @@
 /**
- * The Redis coordinator's own SHA-1 and SHA-256 (src/redis/digests.ts, kept free of node:crypto for
+ * The Redis coordinator's SHA-1 and SHA-256 (src/redis/digests.ts over @noble/hashes, free of node:crypto for
  * edge runtimes) equal node:crypto's for every length around the block boundaries and for text
  * beyond ASCII, so script SHAs and Redis keys are the ones they were.
  */
