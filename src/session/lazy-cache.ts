@@ -4,7 +4,8 @@
  * session loads it, when the client is created, so what every other app loads for its first calls
  * leaves it out. Without either, the cache holds nothing and keeps nothing, as session-cache.ts
  * does then. A module that cannot load is a store that failed (Section 5.8: a cache, never a
- * single point of failure): reported, and the session signs in instead.
+ * single point of failure): reported, the session signs in, renews and replays on its own, and a
+ * later need (the next sign-in, renewal or store write) tries the load again.
  */
 import { withTimeout } from "../internal/with-timeout.ts";
 import type { CacheDeps, SessionCache } from "./session-cache.ts";
@@ -13,6 +14,8 @@ import { storedSessionIssue } from "./token-store.ts";
 
 /** What the session asks of its cache (session-cache.ts). */
 export type Cache = Pick<SessionCache, "read" | "write" | "shareCoolDown" | "shared">;
+
+const ALONE = "the session cache could not be loaded; signing in instead";
 
 const NO_CACHE: Cache = {
   read: () => Promise.resolve(undefined),
@@ -25,17 +28,23 @@ export function sessionCache(given: Omit<CacheDeps, "withTimeout" | "storedSessi
   const deps: CacheDeps = { ...given, withTimeout, storedSessionIssue };
   if (!deps.store && !deps.share) return NO_CACHE;
   let cache: SessionCache | undefined;
-  const loading = import("./session-cache.ts").then((m) => {
-    cache = new m.SessionCache(deps);
-    return cache;
-  });
+  let loading: Promise<SessionCache> | undefined;
+  // Not internal/lazy-module.ts: importing it from here would split it into a chunk of its own.
+  const load = (): Promise<SessionCache> =>
+    (loading ??= import("./session-cache.ts").then(
+      (m) => (cache ??= new m.SessionCache(deps)),
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    ));
   const warn = (message: string, error: unknown): void =>
     deps.logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error });
-  // Not left unhandled: each use below handles the failure its own way.
-  loading.catch(() => undefined);
+  // Started now, so the first call rarely waits for it; a failure here is retried by that call.
+  load().catch(() => undefined);
   return {
     read: () =>
-      loading.then(
+      load().then(
         (c) => c.read(),
         (error: unknown) => {
           warn("the token store could not be loaded; signing in instead", error);
@@ -46,12 +55,21 @@ export function sessionCache(given: Omit<CacheDeps, "withTimeout" | "storedSessi
     write: (tokens) =>
       cache
         ? cache.write(tokens)
-        : void loading.then(
+        : void load().then(
             (c) => c.write(tokens),
             (error: unknown) => warn("the token store could not be loaded; the session is kept in memory only", error),
           ),
     // Before the module has loaded there is no shared session to tell (as in session-cache.ts).
     shareCoolDown: (ms) => cache?.shareCoolDown(ms),
-    shared: (host) => (deps.share ? loading.then((c) => c.shared(host) as Promise<SharedSession>) : undefined),
+    shared: (host) =>
+      deps.share
+        ? load().then(
+            (c) => c.shared(host),
+            (error: unknown) => {
+              warn(ALONE, error);
+              return undefined;
+            },
+          )
+        : undefined,
   };
 }

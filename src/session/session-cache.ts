@@ -33,7 +33,7 @@ export class SessionCache {
   readonly #deps: CacheDeps;
   #storeWrites: Promise<void> = Promise.resolve();
   /** The shared part, once loaded (only with a coordinator that shares the session). */
-  #sharing: Promise<SharedSession> | undefined;
+  #sharing: Promise<SharedSession | undefined> | undefined;
   #shared: SharedSession | undefined;
 
   constructor(deps: CacheDeps) {
@@ -83,14 +83,24 @@ export class SessionCache {
     this.#shared?.write({ coolDownMs: ms });
   }
 
-  /** The shared part (session/shared-session.ts), loaded on first use; undefined without a share. */
-  shared(host: Omit<ShareHost, "warn">): Promise<SharedSession> | undefined {
+  /**
+   * The shared part (session/shared-session.ts), loaded on first use; undefined without a share, or
+   * (reported) when its module cannot load: the session then works alone, and the next need tries again.
+   */
+  shared(host: Omit<ShareHost, "warn">): Promise<SharedSession | undefined> | undefined {
     const share = this.#deps.share;
     if (!share) return undefined;
-    this.#sharing ??= import("./shared-session.ts").then((m) => {
-      this.#shared = new m.SharedSession(share, { ...host, warn: (message, error) => this.warn(message, error) });
-      return this.#shared;
-    });
+    this.#sharing ??= import("./shared-session.ts").then(
+      (m) => {
+        this.#shared = new m.SharedSession(share, { ...host, warn: (message, error) => this.warn(message, error) });
+        return this.#shared;
+      },
+      (error: unknown) => {
+        this.#sharing = undefined;
+        this.warn("the shared session could not be loaded; this process signs in and renews on its own", error);
+        return undefined;
+      },
+    );
     return this.#sharing;
   }
 

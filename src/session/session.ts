@@ -250,8 +250,8 @@ export class Session {
     this.#cache.write(tokens);
   }
 
-  /** The group's shared session, loaded on first use; undefined without a coordinator that shares it. */
-  #shared(): Promise<SharedSession> | undefined {
+  /** The group's shared session, loaded on first use; undefined without a coordinator that shares it or its module. */
+  #shared(): Promise<SharedSession | undefined> | undefined {
     return this.#cache.shared({
       adopt: (record, expiredToo) => {
         const adopted = this.#held.adopt(record, expiredToo);
@@ -274,8 +274,8 @@ export class Session {
   }
 
   async #establish(): Promise<void> {
-    const shared = this.#shared();
-    if (shared) return (await shared).establish(() => this.#establishAlone());
+    const shared = await this.#shared();
+    if (shared) return shared.establish(() => this.#establishAlone());
     return this.#establishAlone();
   }
 
@@ -289,7 +289,8 @@ export class Session {
 
   #renew(): Promise<void> {
     this.#renewing ??= (
-      this.#shared()?.then((s) => s.renew(() => this.#renewal.renew())) ?? this.#renewal.renew()
+      this.#shared()?.then((s) => (s ? s.renew(() => this.#renewal.renew()) : this.#renewal.renew())) ??
+      this.#renewal.renew()
     ).finally(() => {
       this.#renewing = undefined;
     });
