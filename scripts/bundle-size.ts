@@ -72,8 +72,9 @@ export const BROWSER_MINIMUM_BUDGET_KB = 9.96;
 // 46.0 before the trace policies and the drift watch loaded only with their options (45.96
 // measured); 45.3 after (45.25 measured); 44.58 measured once the write checks, the redirect policy
 // and the session cache loaded only when needed. The rest of the way to the target (25 KB) is in
-// BENCHMARKS.md.
-export const BROWSER_LOADED_BUDGET_KB = 44.63;
+// BENCHMARKS.md. 44.63 measured (45 702 B) once a renewal's answer no longer overrides a session the
+// application gave meanwhile (useSession during a sign-in or a provider's answer): a fix, +0.05.
+export const BROWSER_LOADED_BUDGET_KB = 44.68;
 
 /**
  * What the React Query binding (`/react-query`) may add to an app that already uses the client

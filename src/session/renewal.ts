@@ -32,7 +32,11 @@ export interface RenewalDeps {
   /** The `session` option's function, when it is one. */
   readonly provided: ProvidedTokens | undefined;
   /** Tokens a sign-in or refresh produced: counted, held, and kept in the store and the group's record. */
-  readonly received: (tokens: SessionTokens, event: "sign-in" | "refresh") => void;
+  /**
+   * `generation`: the session's count of sessions the application gave (`useSession`,
+   * `useCredentials`) when this renewal began; an answer to an earlier one is not held over a newer one.
+   */
+  readonly received: (tokens: SessionTokens, event: "sign-in" | "refresh", generation: number) => void;
 }
 
 export class Renewal {
@@ -43,13 +47,13 @@ export class Renewal {
   }
 
   /** Refreshes, else signs in, else keeps the token while it is valid; throws what the call fails with. */
-  async renew(): Promise<void> {
+  async renew(generation: number): Promise<void> {
     const { held, budget, refused, exchange } = this.#deps;
     if (budget.refused) throw refused.refusal();
     const tokens = held.tokens;
     const refreshToken = tokens?.refreshToken;
     const credentials = this.#deps.credentials();
-    if (!refreshToken && this.#deps.provided) return this.provide(this.#deps.provided);
+    if (!refreshToken && this.#deps.provided) return this.provide(this.#deps.provided, generation);
     if (refreshToken) {
       const cooling = budget.coolingDown();
       if (cooling) return this.#keepOrThrow(cooling);
@@ -59,6 +63,7 @@ export class Renewal {
         return this.#deps.received(
           { ...next, idToken: next.idToken ?? held.tokens?.idToken } as SessionTokens,
           "refresh",
+          generation,
         );
       }
       if (answer.kind !== "refused") return this.#keepOrThrow(this.#failed(answer));
@@ -70,14 +75,14 @@ export class Renewal {
       if (refused.byServer()) throw refused.notSent();
       throw new SessionError(`${EXPIRED_UNRENEWABLE}: ${sessionRemedy()}`, { expected: "a valid session" });
     }
-    await this.signIn();
+    await this.signIn(generation);
   }
 
   /**
    * Tokens from the session provider (provider.ts). While the held token is valid, a failure
    * leaves calls on it and the provider is asked again a second later, in the background.
    */
-  async provide(provided: ProvidedTokens): Promise<void> {
+  async provide(provided: ProvidedTokens, generation: number): Promise<void> {
     const { held, refused } = this.#deps;
     let tokens: SessionTokens;
     try {
@@ -91,10 +96,10 @@ export class Renewal {
       throw new SessionError("The session provider returned the access token the server has just refused (HTTP 401)", {
         expected: "a session",
       });
-    this.#deps.received(tokens, "refresh");
+    this.#deps.received(tokens, "refresh", generation);
   }
 
-  async signIn(): Promise<void> {
+  async signIn(generation: number): Promise<void> {
     const { budget, refused, exchange } = this.#deps;
     const credentials = this.#deps.credentials();
     if (!credentials)
@@ -107,7 +112,7 @@ export class Renewal {
     const answer = await this.#settle(await exchange.signIn(credentials.username, credentials.password));
     if (answer.kind === "refused") throw budget.refuse(answer.error);
     if (answer.kind !== "tokens") throw this.#failed(answer);
-    this.#deps.received(answer.tokens, "sign-in");
+    this.#deps.received(answer.tokens, "sign-in", generation);
   }
 
   /**

@@ -97,6 +97,8 @@ export class Session {
   #partnerId: string | undefined;
   #establishing: Promise<void> | undefined;
   #renewing: Promise<void> | undefined;
+  /** Counts the sessions the application gave (useSession, useCredentials): see renewal.ts. */
+  #generation = 0;
   /** Counters for tests and diagnostics. */
   readonly stats = { signIns: 0, refreshes: 0 };
 
@@ -131,7 +133,7 @@ export class Session {
       refused: this.#refused,
       credentials: () => this.#credentials,
       provided: this.#provided,
-      received: (tokens, event) => this.#received(tokens, event),
+      received: (tokens, event, generation) => this.#received(tokens, event, generation),
     });
     this.#setCredentials(config.credentials);
     this.#initial = config.session;
@@ -223,6 +225,7 @@ export class Session {
   }
 
   #restart(): void {
+    this.#generation += 1;
     this.#budget.reset();
     this.#held.clear();
     this.#refused.reset();
@@ -241,9 +244,11 @@ export class Session {
   }
 
   /** Tokens a sign-in or refresh produced: counted, held, and kept in the store and the group's record. */
-  #received(tokens: SessionTokens, event: "sign-in" | "refresh"): void {
+  #received(tokens: SessionTokens, event: "sign-in" | "refresh", generation: number): void {
     if (event === "sign-in") this.stats.signIns += 1;
     else this.stats.refreshes += 1;
+    // Asked before the application gave a newer session: that one stands (the answer is not held or kept).
+    if (generation !== this.#generation) return;
     this.#deps.observe?.(event);
     this.#budget.succeeded();
     this.#held.hold(tokens, true);
@@ -274,24 +279,25 @@ export class Session {
   }
 
   async #establish(): Promise<void> {
+    const generation = this.#generation;
     const shared = await this.#shared();
-    if (shared) return shared.establish(() => this.#establishAlone());
-    return this.#establishAlone();
+    if (shared) return shared.establish(() => this.#establishAlone(generation));
+    return this.#establishAlone(generation);
   }
 
-  async #establishAlone(): Promise<void> {
+  async #establishAlone(generation: number): Promise<void> {
     const stored = await this.#cache.read();
+    if (generation !== this.#generation) return; // the application gave a session meanwhile
     if (stored) return this.#held.hold(stored, false);
     if (this.#initial) return this.#held.hold({ ...this.#initial }, false);
-    if (this.#provided) return this.#renewal.provide(this.#provided);
-    await this.#renewal.signIn();
+    if (this.#provided) return this.#renewal.provide(this.#provided, generation);
+    await this.#renewal.signIn(generation);
   }
 
   #renew(): Promise<void> {
-    this.#renewing ??= (
-      this.#shared()?.then((s) => (s ? s.renew(() => this.#renewal.renew()) : this.#renewal.renew())) ??
-      this.#renewal.renew()
-    ).finally(() => {
+    const generation = this.#generation;
+    const alone = () => this.#renewal.renew(generation);
+    this.#renewing ??= (this.#shared()?.then((s) => (s ? s.renew(alone) : alone())) ?? alone()).finally(() => {
       this.#renewing = undefined;
     });
     return this.#renewing;
