@@ -20,32 +20,44 @@ const elapsed = async (work: Promise<unknown>) => {
   return { outcome, ms: performance.now() - start };
 };
 
+/** Holds every answer of the routed requests until `release` (then answers 200 to each). */
+const holdAnswers = () => {
+  const pending: Array<() => void> = [];
+  api.route((_req, res) => void pending.push(() => json(res, 200, {})));
+  return { release: () => pending.splice(0).forEach((answer) => answer()) };
+};
+
 describe("retry.deadlineMs is a real deadline", () => {
   it("ends the attempt in flight: a 300 ms deadline against a 2 s response fails by ~300 ms", async () => {
     api = await startFakeApi();
     await createAudienceClient({ baseUrl: api.url, credentials }).GET("/status/", {});
-    api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 2_000));
+    // The server answers only once the call has settled: the call can only end by its deadline
+    // (without the fix it waited for the answer). An order, not a duration, so load cannot fail it.
+    const held = holdAnswers();
     const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { deadlineMs: 300 } });
-    const { outcome, ms } = await elapsed(read(client));
+    const outcome = await read(client).catch((e: unknown) => e);
+    held.release();
     expect(outcome).toBeInstanceOf(TimeoutError);
     expect(String((outcome as Error).message)).toMatch(/deadline of 300 ms/);
-    expect(ms).toBeLessThan(1_500); // 2 s without the fix
   });
 
   it("covers the wait for a concurrency slot too", async () => {
     api = await startFakeApi();
-    api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 1_500));
+    // a holds the only slot until both calls settled (the server answers only then): b can only
+    // end by its deadline while waiting for the slot, never by getting it.
+    const held = holdAnswers();
     const client = createAudienceClient({
       baseUrl: api.url,
       credentials,
       maxConcurrency: 1,
       retry: { deadlineMs: 250 },
     });
-    const [a, b] = await Promise.all([elapsed(read(client, "a")), elapsed(read(client, "b"))]);
-    expect(a.outcome).toBeInstanceOf(TimeoutError);
-    expect(b.outcome).toBeInstanceOf(TimeoutError);
-    expect(Math.max(a.ms, b.ms)).toBeLessThan(1_200);
-    expect(api.calls().map((r) => r.path)).toEqual(["/events/a"]); // b never left
+    const [a, b] = await Promise.all([read(client, "a"), read(client, "b")].map((p) => p.catch((e: unknown) => e)));
+    const sent = api.calls().map((r) => r.path);
+    held.release();
+    expect(a).toBeInstanceOf(TimeoutError);
+    expect(b).toBeInstanceOf(TimeoutError);
+    expect(sent).toEqual(["/events/a"]); // b never left
   });
 
   it("does not start a Retry-After wait that would end after the deadline", async () => {
