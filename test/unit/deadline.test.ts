@@ -3,8 +3,8 @@
  * deadline, attempt in flight included; no option or header can schedule a wait the runtime's
  * timers would fire at once; a timeout after the headers arrived keeps their request id.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { createAudienceClient, RateLimitError, TimeoutError, unwrap } from "../../src/index.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createAudienceClient, getPartners, RateLimitError, TimeoutError, unwrap } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
 
@@ -24,7 +24,11 @@ const elapsed = async (work: Promise<unknown>) => {
 const holdAnswers = () => {
   const pending: Array<() => void> = [];
   api.route((_req, res) => void pending.push(() => json(res, 200, {})));
-  return { release: () => pending.splice(0).forEach((answer) => answer()) };
+  return {
+    release: () => {
+      for (const answer of pending.splice(0)) answer();
+    },
+  };
 };
 
 describe("retry.deadlineMs is a real deadline", () => {
@@ -43,21 +47,27 @@ describe("retry.deadlineMs is a real deadline", () => {
 
   it("covers the wait for a concurrency slot too", async () => {
     api = await startFakeApi();
-    // a holds the only slot until both calls settled (the server answers only then): b can only
-    // end by its deadline while waiting for the slot, never by getting it.
+    // a holds the only slot (the server holds its answer until b settled): b can only end by its
+    // deadline while waiting for the slot, never by getting it. b starts once a is at the server,
+    // and its deadline (the earlier of the client's and its helper's: one deadline per call) falls
+    // far before a's; with equal deadlines a's ran out first on a loaded machine, freed the slot,
+    // and b was sent.
     const held = holdAnswers();
     const client = createAudienceClient({
       baseUrl: api.url,
       credentials,
       maxConcurrency: 1,
-      retry: { deadlineMs: 250 },
+      retry: { deadlineMs: 10_000 },
     });
-    const [a, b] = await Promise.all([read(client, "a"), read(client, "b")].map((p) => p.catch((e: unknown) => e)));
+    const a = read(client, "a").catch((e: unknown) => e);
+    await vi.waitFor(() => expect(api.calls()).toHaveLength(1), { timeout: 5_000 });
+    const b = await getPartners(client, { deadlineMs: 100 }).catch((e: unknown) => e);
     const sent = api.calls().map((r) => r.path);
     held.release();
-    expect(a).toBeInstanceOf(TimeoutError);
     expect(b).toBeInstanceOf(TimeoutError);
+    expect(String((b as Error).message)).toMatch(/deadline of 100 ms/);
     expect(sent).toEqual(["/events/a"]); // b never left
+    expect(await a).toMatchObject({ response: { status: 200 } });
   });
 
   it("does not start a Retry-After wait that would end after the deadline", async () => {
