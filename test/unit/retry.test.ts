@@ -240,7 +240,9 @@ describe("writes that are not idempotent (Section 3 rule 3)", () => {
     // to arrive on a loaded machine (with 30 ms it sometimes timed out before the server saw it,
     // and no call at all proves nothing about repeating one).
     let answer: (() => void) | undefined;
-    api.route((_req, res) => void (answer = () => json(res, 200, {})));
+    api.route((_req, res) => {
+      answer = () => json(res, 200, {});
+    });
     const client = createAudienceClient({ baseUrl: api.url, credentials, timeoutMs: 1_000, retry: fast });
     const error = await client.POST("/campaigns/", {}).catch((e: unknown) => e);
     answer?.();
