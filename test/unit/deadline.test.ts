@@ -3,8 +3,8 @@
  * deadline, attempt in flight included; no option or header can schedule a wait the runtime's
  * timers would fire at once; a timeout after the headers arrived keeps their request id.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { createAudienceClient, RateLimitError, TimeoutError, unwrap } from "../../src/index.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createAudienceClient, getPartners, RateLimitError, TimeoutError, unwrap } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
 
@@ -20,34 +20,54 @@ const elapsed = async (work: Promise<unknown>) => {
   return { outcome, ms: performance.now() - start };
 };
 
+/** Holds every answer of the routed requests until `release` (then answers 200 to each). */
+const holdAnswers = () => {
+  const pending: Array<() => void> = [];
+  api.route((_req, res) => void pending.push(() => json(res, 200, {})));
+  return {
+    release: () => {
+      for (const answer of pending.splice(0)) answer();
+    },
+  };
+};
+
 describe("retry.deadlineMs is a real deadline", () => {
-  it("ends the attempt in flight: a 300 ms deadline against a 4 s response fails by ~300 ms", async () => {
+  it("ends the attempt in flight: a 300 ms deadline against a 2 s response fails by ~300 ms", async () => {
     api = await startFakeApi();
     await createAudienceClient({ baseUrl: api.url, credentials }).GET("/status/", {});
-    api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 4_000));
+    // The server answers only once the call has settled: the call can only end by its deadline
+    // (without the fix it waited for the answer). An order, not a duration, so load cannot fail it.
+    const held = holdAnswers();
     const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { deadlineMs: 300 } });
-    const { outcome, ms } = await elapsed(read(client));
+    const outcome = await read(client).catch((e: unknown) => e);
+    held.release();
     expect(outcome).toBeInstanceOf(TimeoutError);
     expect(String((outcome as Error).message)).toMatch(/deadline of 300 ms/);
-    // 4 s without the fix; the margin over 300 ms absorbs a loaded machine's sign-in and timers.
-    expect(ms).toBeLessThan(3_000);
   });
 
   it("covers the wait for a concurrency slot too", async () => {
     api = await startFakeApi();
-    // a's answer (and so the slot) comes after 3 s: b failing well before proves its wait was cut.
-    api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 3_000));
+    // a holds the only slot (the server holds its answer until b settled): b can only end by its
+    // deadline while waiting for the slot, never by getting it. b starts once a is at the server,
+    // and its deadline (the earlier of the client's and its helper's: one deadline per call) falls
+    // far before a's; with equal deadlines a's ran out first on a loaded machine, freed the slot,
+    // and b was sent.
+    const held = holdAnswers();
     const client = createAudienceClient({
       baseUrl: api.url,
       credentials,
       maxConcurrency: 1,
-      retry: { deadlineMs: 250 },
+      retry: { deadlineMs: 10_000 },
     });
-    const [a, b] = await Promise.all([elapsed(read(client, "a")), elapsed(read(client, "b"))]);
-    expect(a.outcome).toBeInstanceOf(TimeoutError);
-    expect(b.outcome).toBeInstanceOf(TimeoutError);
-    expect(Math.max(a.ms, b.ms)).toBeLessThan(2_500);
-    expect(api.calls().map((r) => r.path)).toEqual(["/events/a"]); // b never left
+    const a = read(client, "a").catch((e: unknown) => e);
+    await vi.waitFor(() => expect(api.calls()).toHaveLength(1), { timeout: 5_000 });
+    const b = await getPartners(client, { deadlineMs: 100 }).catch((e: unknown) => e);
+    const sent = api.calls().map((r) => r.path);
+    held.release();
+    expect(b).toBeInstanceOf(TimeoutError);
+    expect(String((b as Error).message)).toMatch(/deadline of 100 ms/);
+    expect(sent).toEqual(["/events/a"]); // b never left
+    expect(await a).toMatchObject({ response: { status: 200 } });
   });
 
   it("does not start a Retry-After wait that would end after the deadline", async () => {

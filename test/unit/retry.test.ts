@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   createAudienceClient,
   NetworkError,
@@ -135,11 +135,14 @@ describe("retry (Section 8.2–8.3)", () => {
     api.route((_req, res) => json(res, 503, {}));
     const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { baseDelayMs: 5_000 } });
     const controller = new AbortController();
-    const started = Date.now();
     const pending = readEvent(client, "e1", controller.signal);
-    setTimeout(() => controller.abort(), 100);
+    // Abort once the first attempt reached the server (a fixed 100 ms sometimes fell before it on
+    // a loaded machine, sign-in included). "At once": well below the shortest retry wait, 0.7 × 5 s.
+    await vi.waitFor(() => expect(api.calls()).toHaveLength(1), { timeout: 5_000 });
+    const aborted = Date.now();
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - aborted).toBeLessThan(3_000);
     await new Promise((r) => setTimeout(r, 50));
     expect(api.calls()).toHaveLength(1);
   });
@@ -233,9 +236,16 @@ describe("writes that are not idempotent (Section 3 rule 3)", () => {
 
   it("POST /campaigns/ is not repeated after a timeout either", async () => {
     api = await startFakeApi();
-    api.route((_req, res) => void setTimeout(() => json(res, 200, {}), 200));
-    const client = createAudienceClient({ baseUrl: api.url, credentials, timeoutMs: 30, retry: fast });
+    // The answer comes only after the client gave up. The timeout leaves ample time for the request
+    // to arrive on a loaded machine (with 30 ms it sometimes timed out before the server saw it,
+    // and no call at all proves nothing about repeating one).
+    let answer: (() => void) | undefined;
+    api.route((_req, res) => {
+      answer = () => json(res, 200, {});
+    });
+    const client = createAudienceClient({ baseUrl: api.url, credentials, timeoutMs: 1_000, retry: fast });
     const error = await client.POST("/campaigns/", {}).catch((e: unknown) => e);
+    answer?.();
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ mayHaveSucceeded: true });
     expect(api.calls()).toHaveLength(1);
