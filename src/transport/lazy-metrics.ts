@@ -9,25 +9,30 @@ import type { Policy } from "./policy.ts";
 
 export function lazyMetrics(meter: MeterLike, environment: URL): ClientMetrics {
   let loaded: ClientMetrics | undefined;
-  let loading: Promise<ClientMetrics> | undefined;
-  const load = (): Promise<ClientMetrics> => {
-    loading ??= import("./metrics-policy.ts").then((m) => {
-      loaded = m.clientMetrics(meter, environment);
-      return loaded;
-    });
-    return loading;
-  };
+  let loading: Promise<ClientMetrics | undefined> | undefined;
+  // Metrics only observe: a module that cannot load leaves calls unmeasured (never failed), and is
+  // tried again by a later call.
+  const load = (): Promise<ClientMetrics | undefined> =>
+    (loading ??= import("./metrics-policy.ts").then(
+      (m) => (loaded = m.clientMetrics(meter, environment)),
+      () => {
+        loading = undefined;
+        return undefined;
+      },
+    ));
   const policy =
     (pick: (m: ClientMetrics) => Policy): Policy =>
     (attempt, ctx, next) =>
-      loaded ? pick(loaded)(attempt, ctx, next) : load().then((m) => pick(m)(attempt, ctx, next));
+      loaded
+        ? pick(loaded)(attempt, ctx, next)
+        : load().then((m) => (m ? pick(m)(attempt, ctx, next) : next(attempt, ctx)));
   return {
     attempt: policy((m) => m.attempt),
     call: policy((m) => m.call),
     // A sign-in happens inside a call, after the call policy has loaded the module.
     sessionEvent: (event) => {
       if (loaded) loaded.sessionEvent(event);
-      else void load().then((m) => m.sessionEvent(event));
+      else void load().then((m) => m?.sessionEvent(event));
     },
   };
 }
