@@ -18,6 +18,9 @@ export const BROWSER_SWAPS = [
   "src/options/server-only.ts",
   // The AUDIENCE_LOG switch: a page has no environment to read it from.
   "src/options/log-env.ts",
+  // The request schemas over zod/mini: the sibling is the same schemas over src/guards/zod-subset.ts
+  // (scripts/lib/emit-validators.ts), which reads values as zod does without zod's core (~6 KB).
+  "generated/validators.ts",
 ];
 
 /** The sibling that replaces `path` in the browser build. */

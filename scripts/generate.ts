@@ -16,7 +16,7 @@ import { parse } from "yaml";
 import { applyOverlays, overlayFiles } from "./lib/apply-overlays.ts";
 import { emitOperations, emitVersion } from "./lib/emit-operations.ts";
 import { emitResponses } from "./lib/emit-responses.ts";
-import { emitFormats, emitValidators } from "./lib/emit-validators.ts";
+import { emitFormats, emitValidators, VALIDATOR_RUNTIMES } from "./lib/emit-validators.ts";
 import type { Doc } from "./lib/json-ref.ts";
 import { formatRefusals, refusals } from "./lib/vendor-input.ts";
 
@@ -62,7 +62,9 @@ async function generate(outDir: string, vendor: Doc): Promise<string[]> {
     "schema.ts": `${HEADER}${types}`,
     "operations.ts": emitOperations(merged, HEADER),
     "version.ts": emitVersion(merged, HEADER),
-    "validators.ts": emitValidators(merged, HEADER),
+    ...Object.fromEntries(
+      Object.entries(VALIDATOR_RUNTIMES).map(([name, from]) => [name, emitValidators(merged, HEADER, from)]),
+    ),
     "formats.ts": emitFormats(HEADER),
     "responses.ts": emitResponses(merged, HEADER),
   };

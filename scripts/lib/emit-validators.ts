@@ -176,7 +176,21 @@ function operationTable(doc: Schema): { shared: string[]; rows: string[] } {
   return { shared, rows };
 }
 
-export function emitValidators(doc: Schema, header: string): string {
+/**
+ * Where the emitted code takes `z` from: zod/mini (generated/validators.ts, the server build), or
+ * the subset of its API that the browser build uses instead (generated/validators.browser.ts,
+ * src/guards/zod-subset.ts). The schemas are the same text in both.
+ */
+export const VALIDATOR_RUNTIMES = {
+  "validators.ts": "zod/mini",
+  "validators.browser.ts": "../src/guards/zod-subset.ts",
+} as const;
+
+export function emitValidators(
+  doc: Schema,
+  header: string,
+  from: string = VALIDATOR_RUNTIMES["validators.ts"],
+): string {
   const schemas: Record<string, Schema> = doc.components?.schemas ?? {};
   const roots = new Set<string>(["Goal"]);
   for (const item of Object.values<Schema>(doc.paths ?? {})) {
@@ -204,7 +218,7 @@ export function emitValidators(doc: Schema, header: string): string {
   });
   const table = operationTable(doc);
   return `${header}
-import * as z from "zod/mini";
+import * as z from "${from}";
 import { isCalendarDate } from "./formats.ts";
 
 // What z.iso.date(), z.int() and z.record() accept (see scripts/lib/emit-validators.ts).

@@ -96,6 +96,23 @@ describe("the browser build (browser and worker conditions)", () => {
   });
 });
 
+describe("the request validators of each build", () => {
+  it("the browser build validates with the zod-free sibling (the same schemas, emitted over zod-subset.ts), the server build with zod", async () => {
+    const [browser, server] = await Promise.all([measureBrowserBuild(), measureBundles()]);
+    const firstCalls = (size: typeof server.minimum) =>
+      size.chunks.filter((c) => c.loads === "first calls").flatMap((c) => c.modules.map(([m]) => m));
+    const browserFirst = firstCalls(browser.minimum);
+    expect(browserFirst).toEqual(
+      expect.arrayContaining(["generated/validators.browser.ts", "src/guards/zod-subset.ts"]),
+    );
+    expect(browserFirst.filter((m) => m.includes("node_modules/zod/") || m === "generated/validators.ts")).toEqual([]);
+    const serverFirst = firstCalls(server.minimum);
+    expect(serverFirst).toContain("generated/validators.ts");
+    expect(serverFirst.some((m) => m.includes("node_modules/zod/"))).toBe(true);
+    expect(serverFirst.filter((m) => m.endsWith(".browser.ts") || m === "src/guards/zod-subset.ts")).toEqual([]);
+  });
+});
+
 describe("what a first read and validated write leave out", () => {
   /** Loaded only with an option (`tracer`, `onDrift`, `meter`, `tokenStore`, a coordinator) or a rare case (an ambiguous write's check, a 3xx). */
   const LATER = [
