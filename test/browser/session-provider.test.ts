@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_SWAPS, browserSibling } from "../../scripts/browser-build.mjs";
+import { createAudienceClient, ValidationError } from "../../src/index.ts";
 import { type Browser, CHROMIUM_START_MS, launchChromium, openPage, type Page } from "../support/chromium.ts";
 import type * as Scenarios from "./page/scenarios.ts";
 import { type ApiCall, startTokenSite, type TokenSite } from "./token-site.ts";
@@ -273,6 +274,41 @@ describe.skipIf(!enabled).each(["page", "worker"] as const)("a session provider 
       for (const gap of result.gaps) expect(gap).toBeGreaterThanOrEqual(999);
       expect(site?.refusedAsks.filter((a) => a.tag === tag)).toHaveLength(result.asked);
       expect(callsOf(tag)).toEqual([]); // no call reached the API without a token
+    },
+    SCENARIO_MS,
+  );
+
+  it(
+    "a write that breaks the request schemas is refused as the server build refuses it, naming the same fields, and nothing is sent",
+    async () => {
+      const tag = `${context}-refused`;
+      const bodies = [
+        { goal: "NOT_A_GOAL", total_budget: 0, start_date: "2027-02-30", tc_run_id: 1.5 },
+        { total_budget: "100", creatives: {}, targeting: [null], integration_details: "x" },
+        ["not", "an", "object"],
+        { end_date: "", tc_run_id: -0.5, goal: null },
+      ];
+      // The server build (src/, zod/mini) on the same bodies.
+      const server = createAudienceClient({
+        baseUrl: "http://127.0.0.1:9/api/v3",
+        partnerId: "p",
+        session: { accessToken: "t" },
+      });
+      const expected: unknown[] = [];
+      for (const body of bodies) {
+        const refusal = await server
+          .POST("/setup_processes/{eid}", { params: { path: { eid: "evt-refused" } }, body: body as never })
+          .then(
+            () => "sent",
+            (error: unknown) => error,
+          );
+        expect(refusal).toBeInstanceOf(ValidationError);
+        expected.push((refusal as ValidationError).issues.map((i) => `${i.field}: ${i.message}`));
+      }
+      const result = await run(context, "refused", tag, bodies);
+      expect(result.context).toBe(scopeOf[context]);
+      expect(result.seen).toEqual(expected);
+      expect(callsOf(tag)).toEqual([]);
     },
     SCENARIO_MS,
   );

@@ -6,7 +6,7 @@
  * they run the browser build. Each scenario's `tag` is its partner id and its backend tag: the
  * server's record of that scenario.
  */
-import { createAudienceClient, SessionError } from "@audience-intelligence/client";
+import { createAudienceClient, SessionError, ValidationError } from "@audience-intelligence/client";
 
 export interface ErrorSeen {
   readonly name: string;
@@ -144,4 +144,26 @@ export async function rejecting(tag: string, n: number) {
     asked: p.asks.length,
     gaps,
   };
+}
+
+/**
+ * Writes whose bodies break the description's schemas: what each was refused with, as
+ * `field: message` lines (the browser build's request schemas, generated/validators.browser.ts),
+ * or "sent" when nothing refused it.
+ */
+export async function refused(tag: string, bodies: readonly unknown[]) {
+  const p = backendProvider(tag);
+  const client = createAudienceClient({ baseUrl: `${origin()}/api/v3`, partnerId: tag, session: p.provider });
+  const seen: unknown[] = [];
+  for (const body of bodies) {
+    try {
+      await client.POST("/setup_processes/{eid}", { params: { path: { eid: "evt-refused" } }, body: body as never });
+      seen.push("sent");
+    } catch (error) {
+      seen.push(
+        error instanceof ValidationError ? error.issues.map((i) => `${i.field}: ${i.message}`) : (error as Error).name,
+      );
+    }
+  }
+  return { context: contextName(), seen };
 }
