@@ -60,8 +60,8 @@ export class DriftWatch {
     if (!first && !(this.#random() < this.#rate)) return;
     this.#seen.add(key);
     const requestId = response.headers.get("x-request-id");
-    this.#check ??= import("./check-drift.ts").then((m) => m.driftProblems);
-    this.#check
+    const loading = (this.#check ??= import("./check-drift.ts").then((m) => m.driftProblems));
+    loading
       .then(
         (check) => {
           const problems = check(operation, response.status, contentType, body, bodyRead);
@@ -73,7 +73,13 @@ export class DriftWatch {
             problems: problems.map((p) => this.#redactor.shown(p)),
           });
         },
-        (error: unknown) => this.#warn("the drift check could not be loaded", error),
+        (error: unknown) => {
+          // A check that could not load is not lost for the client's life: a later response tries
+          // the load again, and a kind whose first response went unchecked is checked next time.
+          if (this.#check === loading) this.#check = undefined;
+          if (first) this.#seen.delete(key);
+          this.#warn("the drift check could not be loaded", error);
+        },
       )
       .catch((error: unknown) => this.#warn("onDrift threw; ignored", error));
   }
