@@ -60,7 +60,8 @@ export class DriftWatch {
     if (!first && !(this.#random() < this.#rate)) return;
     this.#seen.add(key);
     const requestId = response.headers.get("x-request-id");
-    const loading = (this.#check ??= import("./check-drift.ts").then((m) => m.driftProblems));
+    this.#check ??= import("./check-drift.ts").then((m) => m.driftProblems);
+    const loading = this.#check;
     loading
       .then(
         (check) => {
