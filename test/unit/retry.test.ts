@@ -16,6 +16,23 @@ afterEach(() => api?.close());
 
 const credentials = { username: "ops@acme.test", password: "pw-retry-secret" };
 const fast = { baseDelayMs: 1, maxDelayMs: 5, rateLimitDelayMs: [1, 3] as const };
+/**
+ * The waits the client decided on (its "retrying" log), in order. The bounds of a wait are
+ * asserted on that decision, exactly; the wall clock only checks that the wait really happened
+ * (a gap at least the decision) and that nothing waited far longer (a second of slack: a loaded
+ * machine delays timers, never shortens them).
+ */
+function loggedWaits() {
+  const waits: number[] = [];
+  const logger = {
+    info: (message: string, details?: Record<string, unknown>) => {
+      if (message === "retrying") waits.push(details?.waitMs as number);
+    },
+  };
+  return { waits, logger };
+}
+const SLACK_MS = 1_000;
+
 const readEvent = (client: ReturnType<typeof createAudienceClient>, eid = "e1", signal?: AbortSignal) =>
   client.GET("/events/{eid}", { params: { path: { eid } }, ...(signal ? { signal } : {}) });
 
@@ -71,18 +88,25 @@ describe("retry (Section 8.2–8.3)", () => {
     api = await startFakeApi();
     api.route((_req, res) => json(res, 502, {}));
     const base = 60;
+    const { waits, logger } = loggedWaits();
     const client = createAudienceClient({
       baseUrl: api.url,
       credentials,
+      logger,
       retry: { baseDelayMs: base, maxDelayMs: 200, maxAttempts: 4 },
     });
     await readEvent(client);
     const times = api.calls().map((r) => r.receivedAt);
     const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
     const ds = [60, 120, 200]; // k = 1, 2, 3 (the third capped at 200)
-    gaps.forEach((gap, i) => {
-      expect(gap).toBeGreaterThanOrEqual(0.7 * (ds[i] as number) - 2);
-      expect(gap).toBeLessThanOrEqual((ds[i] as number) + 40);
+    expect(waits).toHaveLength(3);
+    expect(gaps).toHaveLength(3);
+    waits.forEach((wait, i) => {
+      const d = ds[i] as number;
+      expect(wait).toBeGreaterThanOrEqual(Math.floor(0.7 * d));
+      expect(wait).toBeLessThanOrEqual(d);
+      expect(gaps[i]).toBeGreaterThanOrEqual(wait - 2);
+      expect(gaps[i]).toBeLessThanOrEqual(wait + SLACK_MS);
     });
   });
 
@@ -90,7 +114,8 @@ describe("retry (Section 8.2–8.3)", () => {
     api = await startFakeApi();
     let n = 0;
     api.route((_req, res) => (++n === 1 ? json(res, 429, {}, { "retry-after": "1" }) : json(res, 200, {})));
-    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: fast });
+    const { waits, logger } = loggedWaits();
+    const client = createAudienceClient({ baseUrl: api.url, credentials, logger, retry: fast });
     await readEvent(client);
     let [a, b] = api.calls().map((r) => r.receivedAt);
     expect((b as number) - (a as number)).toBeGreaterThanOrEqual(995);
@@ -100,11 +125,15 @@ describe("retry (Section 8.2–8.3)", () => {
     api.route((_req, res) =>
       ++n === 1 ? json(res, 503, {}, { "retry-after": new Date(Date.now() + 2000).toUTCString() }) : json(res, 200, {}),
     );
+    waits.length = 0;
     await readEvent(client, "e2");
     [a, b] = api.calls().map((r) => r.receivedAt);
     // An HTTP-date has 1 s resolution: the wait is between 1 and 2 s.
-    expect((b as number) - (a as number)).toBeGreaterThanOrEqual(990);
-    expect((b as number) - (a as number)).toBeLessThanOrEqual(2100);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThanOrEqual(990);
+    expect(waits[0]).toBeLessThanOrEqual(2000);
+    expect((b as number) - (a as number)).toBeGreaterThanOrEqual((waits[0] as number) - 10);
+    expect((b as number) - (a as number)).toBeLessThanOrEqual((waits[0] as number) + SLACK_MS);
   });
 
   it("fails at once with RateLimitError when Retry-After exceeds the ceiling", async () => {
@@ -123,11 +152,20 @@ describe("retry (Section 8.2–8.3)", () => {
     api = await startFakeApi();
     let n = 0;
     api.route((_req, res) => json(res, ++n === 1 ? 429 : 200, {}));
-    const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { rateLimitDelayMs: [150, 250] } });
+    const { waits, logger } = loggedWaits();
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      credentials,
+      logger,
+      retry: { rateLimitDelayMs: [150, 250] },
+    });
     await readEvent(client);
     const [a, b] = api.calls().map((r) => r.receivedAt);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThanOrEqual(150);
+    expect(waits[0]).toBeLessThanOrEqual(250);
     expect((b as number) - (a as number)).toBeGreaterThanOrEqual(148);
-    expect((b as number) - (a as number)).toBeLessThanOrEqual(300);
+    expect((b as number) - (a as number)).toBeLessThanOrEqual((waits[0] as number) + SLACK_MS);
   });
 
   it("an abort during a retry wait rejects at once and sends nothing more", async () => {
