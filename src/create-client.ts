@@ -17,6 +17,7 @@ import { type AudienceClient, METHODS, type PublicConfig, type RawClient } from 
 import type { SessionShare } from "./coordination/coordinator.ts";
 import type { InternalSeams } from "./engine.ts";
 import { environmentOf, inClient } from "./errors/client-context.ts";
+import { monotonicNow } from "./internal/clock.ts";
 import { engineModule, lazyEngine } from "./lazy-engine.ts";
 import {
   type AudienceClientOptions,
@@ -51,8 +52,13 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
   const setupStates = new SetupStates();
   const engine = lazyEngine((module) => module.createEngine(config, seams, share, setupStates));
   const { current, onEngine, whenBuilt } = engine;
-  const call = (method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> =>
-    onEngine((built) => built.call(method, path, init));
+  // The moment the caller made the call: its deadline counts from here, a wait for the engine's
+  // load included (call/after-load.ts).
+  const call = (method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown> => {
+    const askedAt = monotonicNow();
+    return onEngine((built) => built.call(method, path, init, askedAt));
+  };
+
   const raw = Object.fromEntries(
     METHODS.map((m) => [m, (path: string, init?: Record<string, unknown>) => call(m, path, init)]),
   ) as unknown as Pick<RawClient, (typeof METHODS)[number]>;

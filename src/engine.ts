@@ -8,6 +8,7 @@
 
 import createClient, { type Middleware } from "openapi-fetch";
 import { createAdmit } from "./call/admit.ts";
+import { createEntry } from "./call/entry.ts";
 import { createPrepare } from "./call/prepare.ts";
 import { createSend } from "./call/send.ts";
 import type { CallHooks } from "./client-types.ts";
@@ -39,7 +40,8 @@ export interface InternalSeams extends PartSeams {
 /** What the client object delegates to: its calls and the state behind its synchronous methods. */
 export interface Engine {
   /** One call of the client (`client.GET(...)`, `client.request(...)`). */
-  call(method: string, path: string, init: Record<string, unknown> | undefined): Promise<unknown>;
+  /** `askedAt`: when the caller made the call (monotonic ms), before any wait for code to load. */
+  call(method: string, path: string, init: Record<string, unknown> | undefined, askedAt?: number): Promise<unknown>;
   use(...middleware: Middleware[]): void;
   eject(...middleware: Middleware[]): void;
   partnerId(): string | undefined;
@@ -101,18 +103,14 @@ export function createEngine(
     },
     send,
   );
-  // A refusal before sending is completed with the partner and environment (Section 7). Built
-  // once per client: a closure per call is garbage on every call that is not refused.
-  const refused = (error: unknown) => Promise.reject(inClient(error, { partnerId: session.partnerId, environment }));
+  const call = createEntry({
+    prepare,
+    admit,
+    deadlineMs: config.retry.deadlineMs,
+    inClient: (error) => inClient(error, { partnerId: session.partnerId, environment }),
+  });
   return {
-    call(method, path, init) {
-      try {
-        const call = prepare(method, path, init);
-        return call instanceof Promise ? call.then(admit, refused) : admit(call);
-      } catch (error) {
-        return refused(error);
-      }
-    },
+    call,
     use: (...m) => {
       middlewares += m.length;
       api.use(...m);

@@ -28,10 +28,13 @@ export interface Call extends TurnRequest {
   /** The partner's queue: "background" for `priority: "low"`. */
   readonly lane: Lane;
   /**
-   * Monotonic ms (internal/clock.ts) by which a helper's call must end, from its `deadlineMs`; the
-   * client's own `retry.deadlineMs` is counted by the transport from the call's start.
+   * Monotonic ms (internal/clock.ts) by which the call must end: a helper's `deadlineMs` or the
+   * client's `retry.deadlineMs` counted from the moment the call was made (a wait for code still
+   * loading included: call/after-load.ts), the earlier.
    */
   readonly deadlineAt: number | undefined;
+  /** With a deadline, the monotonic ms when the call was made (a TimeoutError names the deadline as given). */
+  readonly askedAt: number | undefined;
   /** Whether the caller reads a 2xx body as JSON (openapi-fetch's default `parseAs`). */
   readonly parseJson: boolean;
   /** False for a poll's fetch: its own schedule retries it (Section 8.5), not the transport. */

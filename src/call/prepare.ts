@@ -19,6 +19,7 @@ import { operationOf } from "../internal/operation-index.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import { middlewareSees } from "../transport/caller-code.ts";
 import type { FetchFn } from "../transport/send-attempt.ts";
+import type { CallDeadline } from "./after-load.ts";
 import type { Call } from "./call.ts";
 import { HELPER, type HelperOptions } from "./helper-options.ts";
 
@@ -31,15 +32,20 @@ export interface PrepareDeps {
   readonly middlewares: () => boolean;
 }
 
-export type Prepare = (method: string, path: string, init: Record<string, unknown> | undefined) => Call | Promise<Call>;
+export type Prepare = (
+  method: string,
+  path: string,
+  init: Record<string, unknown> | undefined,
+  deadline: CallDeadline | undefined,
+) => Call | Promise<Call>;
 
 export function createPrepare(deps: PrepareDeps): Prepare {
-  return (method, path, given) => {
+  return (method, path, given, deadline) => {
     const op = operationOf(method, path);
     const init = given === undefined ? {} : withoutHelperOptions(given);
     if (!op) refuseOutsideDescription(method, path, init, deps.maxPageLimit);
     refuseBadValues(method, path, init);
-    const call = callOf(method, path, op, init, given, deps);
+    const call = callOf(method, path, op, init, given, deadline, deps);
     if (!op) return call;
     const validating = validateRequest(call as HookedCall, deps.maxPageLimit);
     const guarded = (): Call => {
@@ -57,6 +63,7 @@ function callOf(
   op: OperationInfo | undefined,
   init: Record<string, unknown>,
   given: Record<string, unknown> | undefined,
+  deadline: CallDeadline | undefined,
   deps: PrepareDeps,
 ): Call {
   const helper = (given as { [HELPER]?: HelperOptions } | undefined)?.[HELPER];
@@ -68,7 +75,7 @@ function callOf(
     op,
     op ? withDefaults(op, params, deps.adPlatform) : params,
     init,
-    helper?.deadlineAt,
+    deadline,
     helper?.transportRetries !== false,
     middleware,
   );
@@ -85,7 +92,8 @@ class PreparedCall implements Call {
   readonly op: OperationInfo | undefined;
   readonly params: CallParams | undefined;
   readonly init: Readonly<Record<string, unknown>>;
-  readonly deadlineAt: number | undefined;
+  /** One field for both numbers, and none but undefined for a call without a deadline (memory per queued call). */
+  readonly deadline: CallDeadline | undefined;
   readonly transportRetries: boolean;
   readonly middleware: boolean;
 
@@ -95,7 +103,7 @@ class PreparedCall implements Call {
     op: OperationInfo | undefined,
     params: CallParams | undefined,
     init: Readonly<Record<string, unknown>>,
-    deadlineAt: number | undefined,
+    deadline: CallDeadline | undefined,
     transportRetries: boolean,
     middleware: boolean,
   ) {
@@ -104,9 +112,17 @@ class PreparedCall implements Call {
     this.op = op;
     this.params = params;
     this.init = init;
-    this.deadlineAt = deadlineAt;
+    this.deadline = deadline;
     this.transportRetries = transportRetries;
     this.middleware = middleware;
+  }
+
+  get deadlineAt(): number | undefined {
+    return this.deadline?.at;
+  }
+
+  get askedAt(): number | undefined {
+    return this.deadline?.askedAt;
   }
 
   get body(): unknown {

@@ -81,14 +81,15 @@ export function contextFactory(deps: ContextDeps): ContextFactory {
     const given = call?.deadlineAt;
     const deadlineAt = own === undefined ? given : given === undefined ? own : Math.min(own, given);
     const deadlineMs = deadlineAt === undefined ? undefined : Math.max(0, deadlineAt - startedAt);
+    // Named as given: counted from when the call was made (a wait for code to load included).
+    const namedMs = deadlineAt === undefined ? 0 : deadlineAt - (call?.askedAt ?? startedAt);
     // A call with neither a signal nor a deadline (the common one) has no scope and builds no reason.
     const scope =
       out.signal || deadlineMs !== undefined
         ? callSignal(
             out.signal ?? undefined,
             deadlineMs,
-            () =>
-              new AttemptFailure("deadline", true, `the call's deadline of ${Math.round(deadlineMs ?? 0)} ms passed`),
+            () => new AttemptFailure("deadline", true, `the call's deadline of ${Math.round(namedMs)} ms passed`),
           )
         : undefined;
     const ownCall = target.op !== undefined && target.op === call?.op;

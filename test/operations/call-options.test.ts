@@ -19,13 +19,21 @@ const session = { accessToken: t.AccessToken, idToken: t.IdToken };
 
 describe("a one-call helper's options", () => {
   it("deadlineMs: a Retry-After past it fails at once with retryAt", async () => {
-    server = await startRecordingServer((_req, res) => json(res, 429, {}, { "retry-after": "5" }));
+    server = await startRecordingServer((req, res) =>
+      req.url?.includes("/partners") ? json(res, 429, {}, { "retry-after": "10" }) : json(res, 200, {}),
+    );
     const client = createAudienceClient({ baseUrl: server.url, session });
+    // The engine loaded first: what is timed is the refusal, not the first call's load (which the
+    // deadline also bounds: test/unit/call-while-loading.test.ts).
+    await client.GET("/events/{eid}", { params: { path: { eid: "warm" } } });
+    server.requests.length = 0;
     const started = performance.now();
-    const error = await getPartners(client, { deadlineMs: 1000 }).catch((e: unknown) => e);
+    const error = await getPartners(client, { deadlineMs: 3000 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(performance.now() - started).toBeLessThan(900);
-    expect((error as RateLimitError).retryAt).toBeGreaterThan(Date.now() + 3000);
+    // At once: well before the deadline it would have waited to (room for a loaded machine).
+    expect(performance.now() - started).toBeLessThan(2500);
+    expect(server.requests).toHaveLength(1);
+    expect((error as RateLimitError).retryAt).toBeGreaterThan(Date.now() + 6000);
   });
 
   it("priority: low waits in the background lane", async () => {
