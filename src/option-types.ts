@@ -55,7 +55,7 @@ export interface RetryOptions {
   rateLimitDelayMs?: readonly [number, number];
   /** Longest Retry-After slept through; longer fails at once with `RateLimitError`. @default 60000 */
   maxRetryAfterMs?: number;
-  /** Overall deadline per call, retries included: a retry that cannot finish in time is not started. */
+  /** Overall deadline per call, counted from the call, retries included: a retry that cannot finish in time is not started. */
   deadlineMs?: number;
 }
 
