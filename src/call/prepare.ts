@@ -92,7 +92,7 @@ class PreparedCall implements Call {
   readonly op: OperationInfo | undefined;
   readonly params: CallParams | undefined;
   readonly init: Readonly<Record<string, unknown>>;
-  /** One field for both numbers, and none but undefined for a call without a deadline (memory per queued call). */
+  /** The deadline and when the call was made, one field: undefined without a deadline (memory per queued call, BENCHMARKS.md). */
   readonly deadline: CallDeadline | undefined;
   readonly transportRetries: boolean;
   readonly middleware: boolean;
