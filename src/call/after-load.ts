@@ -35,10 +35,19 @@ export function callDeadline(
   return own === undefined ? helper : helper === undefined ? own : Math.min(own, helper);
 }
 
-/** The call's failure when its deadline passed before it was sent (nothing was). */
-export const deadlineBeforeSending = (method: string, path: string, askedAt: number, at: number): TimeoutError =>
+/**
+ * The call's failure when its deadline passed before it was sent (nothing was). `path` is a
+ * template of the description, or undefined: a path outside it is the caller's own text, which may
+ * hold a value, and no error repeats it.
+ */
+export const deadlineBeforeSending = (
+  method: string,
+  path: string | undefined,
+  askedAt: number,
+  at: number,
+): TimeoutError =>
   new TimeoutError(
-    `${method} ${path}: the call's deadline of ${Math.round(at - askedAt)} ms passed before it was sent`,
+    `${method}${path === undefined ? "" : ` ${path}`}: the call's deadline of ${Math.round(at - askedAt)} ms passed before it was sent`,
     { method, path, attempts: 0, expected: "an answer within deadlineMs" },
   );
 

@@ -4,9 +4,14 @@
  * deadline while it waits for the request schemas — then admit.
  */
 import { monotonicNow } from "../internal/clock.ts";
+import { operationOf } from "../internal/operation-index.ts";
 import { callDeadline, deadlineBeforeSending, whileLoading } from "./after-load.ts";
 import type { Call } from "./call.ts";
 import type { Prepare } from "./prepare.ts";
+
+/** The path when it is a template of the description; a path outside it may hold a value. */
+const described = (method: string, path: string): string | undefined =>
+  operationOf(method, path) === undefined ? undefined : path;
 
 export interface EntryDeps {
   readonly prepare: Prepare;
@@ -30,7 +35,8 @@ export function createEntry(deps: EntryDeps) {
     try {
       const at = callDeadline(init, deps.deadlineMs, askedAt);
       // A call that waited for the engine's load: a deadline that passed meanwhile ends it unsent.
-      if (at !== undefined && monotonicNow() >= at) return refused(deadlineBeforeSending(method, path, askedAt, at));
+      if (at !== undefined && monotonicNow() >= at)
+        return refused(deadlineBeforeSending(method, described(method, path), askedAt, at));
       const call = prepare(method, path, init, at === undefined ? undefined : { at, askedAt });
       if (!(call instanceof Promise)) return admit(call);
       // The request schemas are still loading: the call's signal and deadline bound that wait.
@@ -38,7 +44,7 @@ export function createEntry(deps: EntryDeps) {
         (start) => call.then((ready) => (start() ? admit(ready) : undefined), refused),
         init?.signal,
         at,
-        () => deps.inClient(deadlineBeforeSending(method, path, askedAt, at as number)) as Error,
+        () => deps.inClient(deadlineBeforeSending(method, described(method, path), askedAt, at as number)) as Error,
       );
     } catch (error) {
       return refused(error);

@@ -79,6 +79,11 @@ describe("a call while the engine loads", () => {
     const started = performance.now();
     const helper = client.getPartners(make(), { deadlineMs: 300 });
     const own = make({ retry: { deadlineMs: 200 } }).GET("/partners/");
+    // A path outside the description is the caller's own text: no error repeats it (it may hold a value).
+    const raw = (make({ retry: { deadlineMs: 200 } }).GET as (path: string) => Promise<unknown>)(
+      `/not-described/${t.AccessToken}`,
+    );
+    raw.catch(() => {});
     for (const p of [aborted, early, helper, own]) p.catch(() => {});
     controller.abort(new Error("left the page"));
     await new Promise((r) => setTimeout(r, 400)); // both deadlines pass while the engine is held
@@ -91,6 +96,10 @@ describe("a call while the engine loads", () => {
     expect((byHelper as Error).message).toMatch(/deadline of 300 ms passed before it was sent/);
     expect(byHelper).toMatchObject({ attempts: 0, mayHaveSucceeded: false, method: "GET", path: "/partners/" });
     expect(performance.now() - started).toBeGreaterThanOrEqual(390);
+    const byRaw = await settled(raw);
+    expect(byRaw).toBeInstanceOf(client.TimeoutError);
+    expect(JSON.stringify({ ...(byRaw as object), message: (byRaw as Error).message })).not.toContain(t.AccessToken);
+    expect(byRaw).toMatchObject({ method: "GET", path: undefined });
     const byOwn = await settled(own);
     expect(byOwn).toBeInstanceOf(client.TimeoutError);
     expect((byOwn as Error).message).toMatch(/deadline of 200 ms passed before it was sent/);
