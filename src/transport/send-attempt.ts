@@ -46,8 +46,16 @@ export function sendAttempt(
   if (call.passThrough)
     for (const [key, value] of Object.entries(call.passThrough))
       if (!(key in request)) (request as unknown as Record<string, unknown>)[key] = value;
-  return fetchFn ? fetchFn(request) : globalThis.fetch(request);
+  const sent = fetchFn ? fetchFn(request) : globalThis.fetch(request);
+  // Held until the fetch settles. A fetch given a Request copies it, and undici's copy follows the
+  // original's signal through weak references: once the Request built here is unreachable, a
+  // garbage collection cuts the abort's path to the request in flight, and a cancel or a timeout
+  // no longer ends it (nodejs/undici#4068, nodejs/node#55428).
+  return Promise.resolve(sent).finally(() => keepAlive(request));
 }
+
+/** Reads nothing: its call keeps its argument reachable until then. */
+function keepAlive(_value: unknown): void {}
 
 /**
  * What a fetch resolved to, checked: a mock (the `fetch` option, a call's own, or the runtime's
