@@ -17,6 +17,8 @@ import { type AudienceClient, METHODS, type PublicConfig, type RawClient } from 
 import type { SessionShare } from "./coordination/coordinator.ts";
 import type { InternalSeams } from "./engine.ts";
 import { environmentOf, inClient } from "./errors/client-context.ts";
+import { ValidationError } from "./errors/validation-error.ts";
+import { isMiddleware, NOT_MIDDLEWARE } from "./guards/middleware.ts";
 import { monotonicNow } from "./internal/clock.ts";
 import { engineModule, lazyEngine } from "./lazy-engine.ts";
 import {
@@ -78,7 +80,12 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
     ...raw,
     request: ((method: string, path: string, init?: Record<string, unknown>) =>
       call(method.toUpperCase(), path, init)) as RawClient["request"],
-    use: (...m) => whenBuilt((built) => built.use(...m)),
+    use: (...m) => {
+      // Checked now: a middleware refused only once the engine is built would be lost with those after it.
+      if (m.some((x) => x && !isMiddleware(x)))
+        throw new ValidationError([{ field: "middleware", message: NOT_MIDDLEWARE }]);
+      whenBuilt((built) => built.use(...m));
+    },
     eject: (...m) => whenBuilt((built) => built.eject(...m)),
     config: publicConfig(config),
     partnerId: () => {

@@ -7,6 +7,7 @@ import type { OperationInfo } from "../../generated/operations.ts";
 import type { CallHooks, CallParams, HookedCall } from "../client-types.ts";
 import type { Lane } from "../coordination/coordinator.ts";
 import { ValidationError } from "../errors/validation-error.ts";
+import { initIssues } from "../guards/init-fields.ts";
 import { jsonBodyIssues } from "../guards/json-body.ts";
 import { partnerTokenPathIssues } from "../guards/partner-token-paths.ts";
 import { pathParamIssues, templateParams } from "../guards/path-params.ts";
@@ -42,9 +43,12 @@ export type Prepare = (
 export function createPrepare(deps: PrepareDeps): Prepare {
   return (method, path, given, deadline) => {
     const op = operationOf(method, path);
-    const init = given === undefined ? {} : withoutHelperOptions(given);
+    const init = given == null ? {} : withoutHelperOptions(checkedInit(method, op && path, given));
     if (!op) refuseOutsideDescription(method, path, init, deps.maxPageLimit);
     refuseBadValues(method, path, init);
+    const initProblems = initIssues(method, init);
+    if (initProblems.length)
+      throw new ValidationError(initProblems, { method, path: op && path, expected: NOTHING_SENT });
     const call = callOf(method, path, op, init, given, deadline, deps);
     if (!op) return call;
     const validating = validateRequest(call as HookedCall, deps.maxPageLimit);
@@ -188,6 +192,18 @@ function refuseBadValues(method: string, path: string, init: Record<string, unkn
 function withDefaults(op: OperationInfo, params: CallParams | undefined, adPlatform: string | undefined) {
   if (!op.pathParams.includes("adplatform") || !adPlatform || params?.path?.adplatform !== undefined) return params;
   return { ...params, path: { ...params?.path, adplatform: adPlatform } };
+}
+
+const NOTHING_SENT = "valid input; nothing was sent";
+
+/** The init as openapi-fetch takes it: an object (null is none, as openapi-fetch reads it). */
+function checkedInit(method: string, path: string | undefined, init: unknown): Record<string, unknown> {
+  if (typeof init === "object") return init as Record<string, unknown>;
+  throw new ValidationError([{ field: "init", message: "must be an object" }], {
+    method,
+    path,
+    expected: NOTHING_SENT,
+  });
 }
 
 /** The init without the helpers' options (helper-options.ts): a copy only when there were some. */

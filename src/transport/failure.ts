@@ -3,8 +3,6 @@
  * whether to try again and turns the last one into a public NetworkError or TimeoutError
  * (errors/from-failure.ts).
  */
-import { networkFailureHint } from "../errors/browser-hints.ts";
-
 export type FailureKind =
   | "network"
   | "timeout"
@@ -12,14 +10,16 @@ export type FailureKind =
   | "malformed"
   | "redirect"
   | "too-large"
-  | "not-a-response";
+  | "not-a-response"
+  | "refused";
 
 /**
  * Kinds another attempt cannot change: the call's deadline passed, a redirect the client refuses
  * or cannot follow (a loop would only repeat), a body past the size limit, a `fetch` of the
- * caller's that resolves to something that is not a Response (its bug).
+ * caller's that resolves to something that is not a Response (its bug), a request the runtime
+ * refused to build from the call's init (the same init is refused again).
  */
-const FINAL: ReadonlySet<FailureKind> = new Set(["deadline", "redirect", "too-large", "not-a-response"]);
+const FINAL: ReadonlySet<FailureKind> = new Set(["deadline", "redirect", "too-large", "not-a-response", "refused"]);
 
 export class AttemptFailure extends Error {
   override name = "AttemptFailure";
@@ -46,28 +46,4 @@ export class AttemptFailure extends Error {
     if (!requestId || this.requestId) return this;
     return new AttemptFailure(this.kind, this.sent, this.message, requestId, this.underlying);
   }
-}
-
-// Connection-level failures that happen before a single byte of the request leaves.
-const NOT_SENT = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
-
-export function describeNetworkError(error: unknown, requestId?: string): AttemptFailure {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
-  const code = typeof cause?.code === "string" ? cause.code : undefined;
-  const reason = code ?? (error instanceof Error ? error.message : "network error");
-  const hint = code ? "" : networkFailureHint();
-  return new AttemptFailure(
-    "network",
-    !(code && NOT_SENT.has(code)),
-    `network error: ${reason}${hint}`,
-    requestId,
-    error,
-  );
 }

@@ -9,7 +9,8 @@
  * body read into memory.
  */
 import type { OperationInfo } from "../../generated/operations.ts";
-import { AttemptFailure, describeNetworkError } from "./failure.ts";
+import { AttemptFailure } from "./failure.ts";
+import { describeNetworkError, initRefusal } from "./fetch-failure.ts";
 import type { Attempt, CallContext, Next, Reply } from "./policy.ts";
 import { readBody } from "./read-body.ts";
 import { checkedResponse, type FetchFn, sendAttempt } from "./send-attempt.ts";
@@ -81,7 +82,10 @@ export function fetchTerminal(
         const reason: unknown = attempt.signal.reason;
         throw reason instanceof AttemptFailure ? reason.withRequestId(requestIdOf(response)) : reason;
       }
-      throw describeNetworkError(error, requestIdOf(response));
+      // The Fetch standard's TypeError is also what a runtime throws for an init it cannot build a
+      // request from: the same init fails every attempt, so it is told apart once, here.
+      const refused = error instanceof TypeError && response === undefined ? initRefusal(attempt.url, init) : undefined;
+      throw refused ?? describeNetworkError(error, requestIdOf(response));
     }
   };
 }

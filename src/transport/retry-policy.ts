@@ -195,8 +195,8 @@ function give(r: Retrier, ctx: CallContext, outcome: Outcome, ambiguousWrite: bo
   const kind =
     failure.kind === "timeout" || failure.kind === "deadline"
       ? "timeout"
-      : failure.kind === "too-large"
-        ? "too-large"
+      : failure.kind === "too-large" || failure.kind === "refused"
+        ? failure.kind
         : "network";
   throw errorFromFailure(
     { kind, message: failure.message, cause: failure.underlying },

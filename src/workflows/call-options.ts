@@ -1,9 +1,12 @@
 /**
  * One convention for the helpers' last argument: an options object with
  * `signal`, `deadlineMs` and `priority`. A bare AbortSignal is still accepted where a helper took
- * one before, so existing calls keep working.
+ * one before, so existing calls keep working (one of another realm too: internal/abort-signal.ts).
+ * The fields' values are checked where every call's are (guards/init-fields.ts).
  */
 import { type HelperClient, refusedIn } from "../errors/refused-in.ts";
+import { ValidationError } from "../errors/validation-error.ts";
+import { isAbortSignal } from "../internal/abort-signal.ts";
 import { type RawResult, unwrap } from "../unwrap.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
 
@@ -21,8 +24,12 @@ export interface CallOptions {
 export function callInit(
   options: AbortSignal | CallOptions | undefined,
 ): { signal?: AbortSignal; priority?: "high" | "low" | "auto" } & ReturnType<typeof withDeadline> {
-  if (options === undefined) return {};
-  if (typeof AbortSignal !== "undefined" && options instanceof AbortSignal) return { signal: options };
+  if (options == null) return {};
+  if (isAbortSignal(options)) return { signal: options };
+  if (typeof options !== "object")
+    throw new ValidationError([
+      { field: "options", message: "must be { signal, deadlineMs, priority } or an AbortSignal" },
+    ]);
   const { signal, deadlineMs, priority } = options as CallOptions;
   return {
     ...(signal ? { signal } : {}),

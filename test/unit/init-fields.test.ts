@@ -1,0 +1,280 @@
+/**
+ * A call's init fields of the wrong type or value: openapi-fetch's (`fetch`, `Request`, `parseAs`,
+ * `middleware`), the Fetch standard's (`signal`, `priority`, a body on a GET, the enums a runtime
+ * refuses: `cache`, `mode`, `credentials`, `referrerPolicy`) and the init itself. Each is refused
+ * with a ValidationError naming the field, at once (a programmer's mistake is never retried as if
+ * it were the network), with nothing sent (not even a sign-in, but for the runtime's own checks,
+ * which run when the attempt is built), and the client stays usable.
+ * What openapi-fetch and the Fetch standard accept keeps working. The helpers' options likewise,
+ * and `client.use` refuses a bad middleware before the engine has loaded as it does after.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { countUnreadMessages, createAudienceClient, ValidationError } from "../../src/index.ts";
+import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
+
+let api: FakeApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+const partnerId = "partner-id-acme";
+const credentials = { username: "user@example.com", password: "pw-init-fields" };
+const eid = "e1";
+
+/** A client whose log is kept (a retry would show as "retrying"), and whose every fetch is counted. */
+async function setup() {
+  api = await startFakeApi();
+  const log: string[] = [];
+  let fetches = 0;
+  const logger = {
+    info: (m: string) => log.push(m),
+    warn: (m: string) => log.push(m),
+    error: (m: string) => log.push(m),
+  };
+  const client = createAudienceClient({ baseUrl: api.url, credentials, partnerId, logger });
+  const counted = globalThis.fetch;
+  const spy = (...args: Parameters<typeof fetch>) => {
+    fetches += 1;
+    return counted(...args);
+  };
+  globalThis.fetch = spy as typeof fetch;
+  const restore = () => {
+    globalThis.fetch = counted;
+  };
+  return { api, client, log, fetches: () => fetches, restore };
+}
+
+/** An AbortSignal of another realm or a polyfill: an EventTarget with `aborted` and `reason`. */
+function foreignController() {
+  const target = new EventTarget();
+  const signal = {
+    aborted: false,
+    reason: undefined as unknown,
+    onabort: null,
+    addEventListener: target.addEventListener.bind(target),
+    removeEventListener: target.removeEventListener.bind(target),
+    dispatchEvent: target.dispatchEvent.bind(target),
+    throwIfAborted() {
+      if (signal.aborted) throw signal.reason;
+    },
+  };
+  return {
+    signal,
+    abort(reason: unknown) {
+      signal.aborted = true;
+      signal.reason = reason;
+      target.dispatchEvent(new Event("abort"));
+    },
+  };
+}
+
+const read = { params: { path: { eid } } };
+
+describe("a call's init field of the wrong type or value", () => {
+  /** The runtime's own checks (these enums) run at the attempt, once the session is ready. */
+  const RUNTIME_CHECKED = "init";
+  const cases: [string, unknown, string][] = [
+    ["the init a number", 5, "init"],
+    ["the init a string", "params", "init"],
+    ["signal a plain object", { ...read, signal: {} }, "signal"],
+    ["signal a string", { ...read, signal: "abort" }, "signal"],
+    ["signal an object that only says aborted", { ...read, signal: { aborted: true } }, "signal"],
+    ["fetch a string", { ...read, fetch: "fetch" }, "fetch"],
+    ["fetch an object", { ...read, fetch: {} }, "fetch"],
+    ["Request a number", { ...read, Request: 5 }, "Request"],
+    ["Request an object", { ...read, Request: {} }, "Request"],
+    ["parseAs an unknown way", { ...read, parseAs: "yaml" }, "parseAs"],
+    ["middleware not an array", { ...read, middleware: { onRequest: () => undefined } }, "middleware"],
+    ["a middleware that is a number", { ...read, middleware: [5] }, "middleware.0"],
+    ["priority not high, low or auto", { ...read, priority: "urgent" }, "priority"],
+    ["a body on a GET", { ...read, body: { a: 1 } }, "body"],
+    ["cache not one of the Fetch standard's", { ...read, cache: "sometimes" }, "init"],
+    ["credentials not one of the Fetch standard's", { ...read, credentials: "always" }, "init"],
+    ["mode not one of the Fetch standard's", { ...read, mode: "anything" }, "init"],
+    ["referrerPolicy not one of the Fetch standard's", { ...read, referrerPolicy: "everyone" }, "init"],
+  ];
+  for (const [name, init, field] of cases) {
+    it(`${name}: a ValidationError naming ${field}, at once, nothing sent, the client usable after`, async () => {
+      const { client, log, fetches, restore } = await setup();
+      try {
+        const error = await client.GET("/events/{eid}", init as never).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(ValidationError);
+        expect((error as ValidationError).issues.map((i) => i.field)).toContain(field);
+        expect((error as ValidationError).message).toContain(`${field}:`);
+        expect(log.filter((m) => m === "retrying")).toEqual([]);
+        if (field !== RUNTIME_CHECKED) expect(api?.signIns()).toBe(0);
+        expect(api?.calls()).toEqual([]);
+        // The sign-in, and at most the one attempt the runtime refused to build; never a second.
+        expect(fetches()).toBeLessThanOrEqual((api?.signIns() ?? 0) + 1);
+        const ok = await client.GET("/events/{eid}", read);
+        expect(ok.response.status).toBe(200);
+        expect(client.rateState().inFlight).toBe(0);
+      } finally {
+        restore();
+      }
+    });
+  }
+
+  it("a write with parseAs an unknown way is refused before it is sent (the write never happens)", async () => {
+    const { client, restore } = await setup();
+    try {
+      const put = client.PUT("/events/{eid}/client_campaign_status", {
+        params: { path: { eid }, query: { params: { status: "PAUSED" } } },
+        parseAs: "yaml",
+      } as never);
+      await expect(put).rejects.toBeInstanceOf(ValidationError);
+      expect(api?.calls()).toEqual([]);
+    } finally {
+      restore();
+    }
+  });
+
+  it("a body on a HEAD is refused too, and a null one (openapi-fetch sends it as the text null)", async () => {
+    const { client, restore } = await setup();
+    try {
+      for (const [method, body] of [
+        ["head", "x"],
+        ["get", null],
+      ] as const) {
+        const error = await client.request(method as never, "/events/{eid}" as never, { ...read, body } as never).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error, method).toBeInstanceOf(ValidationError);
+        expect((error as ValidationError).issues.map((i) => i.field)).toEqual(["body"]);
+      }
+      expect(api?.calls()).toEqual([]);
+    } finally {
+      restore();
+    }
+  });
+
+  it("a runtime's refusal through the caller's own fetch is refused the same way, with the runtime's error as cause", async () => {
+    const { client, restore } = await setup();
+    try {
+      const own = (request: Request) => fetch(request);
+      const error = await client.GET("/events/{eid}", { ...read, fetch: own, cache: "sometimes" } as never).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((i) => i.field)).toEqual(["init"]);
+      expect((error as ValidationError).cause).toBeInstanceOf(Error);
+      expect(api?.calls()).toEqual([]);
+    } finally {
+      restore();
+    }
+  });
+});
+
+describe("what openapi-fetch and the Fetch standard accept keeps working", () => {
+  const accepted: [string, unknown][] = [
+    ["no init", undefined],
+    ["signal null", { ...read, signal: null }],
+    ["signal undefined", { ...read, signal: undefined }],
+    ["parseAs text", { ...read, parseAs: "text" }],
+    ["parseAs stream", { ...read, parseAs: "stream" }],
+    ["parseAs blob", { ...read, parseAs: "blob" }],
+    ["parseAs arrayBuffer", { ...read, parseAs: "arrayBuffer" }],
+    ["middleware empty", { ...read, middleware: [] }],
+    ["middleware with an empty slot (openapi-fetch skips it)", { ...read, middleware: [undefined] }],
+    ["priority low", { ...read, priority: "low" }],
+    ["cache no-store", { ...read, cache: "no-store" }],
+    ["credentials include", { ...read, credentials: "include" }],
+    ["a Request class", { ...read, Request: class extends Request {} }],
+  ];
+  for (const [name, init] of accepted) {
+    it(name, async () => {
+      const { client, restore } = await setup();
+      try {
+        const path = init === undefined ? "/events" : "/events/{eid}";
+        const result = await client.GET(path as "/events/{eid}", init as never);
+        expect(result.response.status).toBe(200);
+      } finally {
+        restore();
+      }
+    });
+  }
+
+  it("a signal of another realm (a polyfill's) is followed: its abort ends the call with its reason", async () => {
+    const { client, restore } = await setup();
+    api?.route(async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 2_000));
+      res.end("{}");
+    });
+    try {
+      const foreign = foreignController();
+      const call = client.GET("/events/{eid}", { ...read, signal: foreign.signal } as never);
+      setTimeout(() => foreign.abort(new Error("left the page")), 100);
+      await expect(call).rejects.toThrow("left the page");
+    } finally {
+      restore();
+    }
+  });
+});
+
+describe("a helper's last argument", () => {
+  it("a bare signal of another realm is followed, as a bare AbortSignal is", async () => {
+    const { client, restore } = await setup();
+    api?.route(async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 2_000));
+      res.end("{}");
+    });
+    try {
+      const foreign = foreignController();
+      const call = countUnreadMessages(client, foreign.signal as never);
+      setTimeout(() => foreign.abort(new Error("left the page")), 100);
+      await expect(call).rejects.toThrow("left the page");
+    } finally {
+      restore();
+    }
+  });
+
+  it("options that are not an object, or a signal that is not one: a ValidationError naming it, nothing sent", async () => {
+    const { client, restore } = await setup();
+    try {
+      for (const [options, field] of [
+        [5, "options"],
+        ["fast", "options"],
+        [{ signal: {} }, "signal"],
+        [{ priority: "urgent" }, "priority"],
+      ] as const) {
+        const error = await countUnreadMessages(client, options as never).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error, String(options)).toBeInstanceOf(ValidationError);
+        expect((error as ValidationError).issues.map((i) => i.field)).toContain(field);
+      }
+      expect(api?.calls()).toEqual([]);
+    } finally {
+      restore();
+    }
+  });
+});
+
+describe("client.use before the engine has loaded", () => {
+  it("a bad middleware throws at once, as after; one given later is kept", async () => {
+    api = await startFakeApi();
+    for (const loaded of [false, true]) {
+      const client = createAudienceClient({ baseUrl: api.url, credentials, partnerId });
+      if (loaded) await client.GET("/events/{eid}", read);
+      expect(() => client.use(5 as never)).toThrow(/middleware/i);
+      expect(() => client.use({} as never)).toThrow(/middleware/i);
+      client.use(undefined as never); // openapi-fetch skips an empty slot
+      const seen: string[] = [];
+      client.use({
+        onRequest: ({ request }) => {
+          seen.push(request.url);
+          return undefined;
+        },
+      });
+      expect((await client.GET("/events/{eid}", read)).response.status).toBe(200);
+      expect(seen, loaded ? "loaded" : "before load").toHaveLength(1);
+    }
+  });
+});
