@@ -13,10 +13,21 @@ import { countUnreadMessages, createAudienceClient, ValidationError } from "../.
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 
 let api: FakeApi | undefined;
+/** Puts the runtime's fetch back (setup counts every fetch through it). */
+let restore = (): void => {};
 afterEach(async () => {
+  restore();
+  restore = () => {};
   await api?.close();
   api = undefined;
 });
+
+/** What `call` rejected with; undefined when it resolved. */
+const failure = (call: Promise<unknown>): Promise<unknown> =>
+  call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 const partnerId = "partner-id-acme";
 const credentials = { username: "user@example.com", password: "pw-init-fields" };
@@ -39,10 +50,10 @@ async function setup() {
     return counted(...args);
   };
   globalThis.fetch = spy as typeof fetch;
-  const restore = () => {
+  restore = () => {
     globalThis.fetch = counted;
   };
-  return { api, client, log, fetches: () => fetches, restore };
+  return { api, client, log, fetches: () => fetches };
 }
 
 /** An AbortSignal of another realm or a polyfill: an EventTarget with `aborted` and `reason`. */
@@ -96,78 +107,55 @@ describe("a call's init field of the wrong type or value", () => {
   ];
   for (const [name, init, field] of cases) {
     it(`${name}: a ValidationError naming ${field}, at once, nothing sent, the client usable after`, async () => {
-      const { client, log, fetches, restore } = await setup();
-      try {
-        const error = await client.GET("/events/{eid}", init as never).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(error).toBeInstanceOf(ValidationError);
-        expect((error as ValidationError).issues.map((i) => i.field)).toContain(field);
-        expect((error as ValidationError).message).toContain(`${field}:`);
-        expect(log.filter((m) => m === "retrying")).toEqual([]);
-        if (field !== RUNTIME_CHECKED) expect(api?.signIns()).toBe(0);
-        expect(api?.calls()).toEqual([]);
-        // The sign-in, and at most the one attempt the runtime refused to build; never a second.
-        expect(fetches()).toBeLessThanOrEqual((api?.signIns() ?? 0) + 1);
-        const ok = await client.GET("/events/{eid}", read);
-        expect(ok.response.status).toBe(200);
-        expect(client.rateState().inFlight).toBe(0);
-      } finally {
-        restore();
-      }
+      const { client, log, fetches } = await setup();
+      const error = await failure(client.GET("/events/{eid}", init as never));
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((i) => i.field)).toContain(field);
+      expect((error as ValidationError).message).toContain(`${field}:`);
+      expect(log.filter((m) => m === "retrying")).toEqual([]);
+      if (field !== RUNTIME_CHECKED) expect(api?.signIns()).toBe(0);
+      expect(api?.calls()).toEqual([]);
+      // The sign-in, and at most the one attempt the runtime refused to build; never a second.
+      expect(fetches()).toBeLessThanOrEqual((api?.signIns() ?? 0) + 1);
+      const ok = await client.GET("/events/{eid}", read);
+      expect(ok.response.status).toBe(200);
+      expect(client.rateState().inFlight).toBe(0);
     });
   }
 
   it("a write with parseAs an unknown way is refused before it is sent (the write never happens)", async () => {
-    const { client, restore } = await setup();
-    try {
-      const put = client.PUT("/events/{eid}/client_campaign_status", {
-        params: { path: { eid }, query: { params: { status: "PAUSED" } } },
-        parseAs: "yaml",
-      } as never);
-      await expect(put).rejects.toBeInstanceOf(ValidationError);
-      expect(api?.calls()).toEqual([]);
-    } finally {
-      restore();
-    }
+    const { client } = await setup();
+    const put = client.PUT("/events/{eid}/client_campaign_status", {
+      params: { path: { eid }, query: { params: { status: "PAUSED" } } },
+      parseAs: "yaml",
+    } as never);
+    await expect(put).rejects.toBeInstanceOf(ValidationError);
+    expect(api?.calls()).toEqual([]);
   });
 
   it("a body on a HEAD is refused too, and a null one (openapi-fetch sends it as the text null)", async () => {
-    const { client, restore } = await setup();
-    try {
-      for (const [method, body] of [
-        ["head", "x"],
-        ["get", null],
-      ] as const) {
-        const error = await client.request(method as never, "/events/{eid}" as never, { ...read, body } as never).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(error, method).toBeInstanceOf(ValidationError);
-        expect((error as ValidationError).issues.map((i) => i.field)).toEqual(["body"]);
-      }
-      expect(api?.calls()).toEqual([]);
-    } finally {
-      restore();
+    const { client } = await setup();
+    for (const [method, body] of [
+      ["head", "x"],
+      ["get", null],
+    ] as const) {
+      const error = await failure(
+        client.request(method as never, "/events/{eid}" as never, { ...read, body } as never),
+      );
+      expect(error, method).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((i) => i.field)).toEqual(["body"]);
     }
+    expect(api?.calls()).toEqual([]);
   });
 
   it("a runtime's refusal through the caller's own fetch is refused the same way, with the runtime's error as cause", async () => {
-    const { client, restore } = await setup();
-    try {
-      const own = (request: Request) => fetch(request);
-      const error = await client.GET("/events/{eid}", { ...read, fetch: own, cache: "sometimes" } as never).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(ValidationError);
-      expect((error as ValidationError).issues.map((i) => i.field)).toEqual(["init"]);
-      expect((error as ValidationError).cause).toBeInstanceOf(Error);
-      expect(api?.calls()).toEqual([]);
-    } finally {
-      restore();
-    }
+    const { client } = await setup();
+    const own = (request: Request) => fetch(request);
+    const error = await failure(client.GET("/events/{eid}", { ...read, fetch: own, cache: "sometimes" } as never));
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.field)).toEqual(["init"]);
+    expect((error as ValidationError).cause).toBeInstanceOf(Error);
+    expect(api?.calls()).toEqual([]);
   });
 });
 
@@ -189,71 +177,52 @@ describe("what openapi-fetch and the Fetch standard accept keeps working", () =>
   ];
   for (const [name, init] of accepted) {
     it(name, async () => {
-      const { client, restore } = await setup();
-      try {
-        const path = init === undefined ? "/events" : "/events/{eid}";
-        const result = await client.GET(path as "/events/{eid}", init as never);
-        expect(result.response.status).toBe(200);
-      } finally {
-        restore();
-      }
+      const { client } = await setup();
+      const path = init === undefined ? "/events" : "/events/{eid}";
+      const result = await client.GET(path as "/events/{eid}", init as never);
+      expect(result.response.status).toBe(200);
     });
   }
 
   it("a signal of another realm (a polyfill's) is followed: its abort ends the call with its reason", async () => {
-    const { client, restore } = await setup();
+    const { client } = await setup();
     api?.route(async (_req, res) => {
       await new Promise((r) => setTimeout(r, 2_000));
       res.end("{}");
     });
-    try {
-      const foreign = foreignController();
-      const call = client.GET("/events/{eid}", { ...read, signal: foreign.signal } as never);
-      setTimeout(() => foreign.abort(new Error("left the page")), 100);
-      await expect(call).rejects.toThrow("left the page");
-    } finally {
-      restore();
-    }
+    const foreign = foreignController();
+    const call = client.GET("/events/{eid}", { ...read, signal: foreign.signal } as never);
+    setTimeout(() => foreign.abort(new Error("left the page")), 100);
+    await expect(call).rejects.toThrow("left the page");
   });
 });
 
 describe("a helper's last argument", () => {
   it("a bare signal of another realm is followed, as a bare AbortSignal is", async () => {
-    const { client, restore } = await setup();
+    const { client } = await setup();
     api?.route(async (_req, res) => {
       await new Promise((r) => setTimeout(r, 2_000));
       res.end("{}");
     });
-    try {
-      const foreign = foreignController();
-      const call = countUnreadMessages(client, foreign.signal as never);
-      setTimeout(() => foreign.abort(new Error("left the page")), 100);
-      await expect(call).rejects.toThrow("left the page");
-    } finally {
-      restore();
-    }
+    const foreign = foreignController();
+    const call = countUnreadMessages(client, foreign.signal as never);
+    setTimeout(() => foreign.abort(new Error("left the page")), 100);
+    await expect(call).rejects.toThrow("left the page");
   });
 
   it("options that are not an object, or a signal that is not one: a ValidationError naming it, nothing sent", async () => {
-    const { client, restore } = await setup();
-    try {
-      for (const [options, field] of [
-        [5, "options"],
-        ["fast", "options"],
-        [{ signal: {} }, "signal"],
-        [{ priority: "urgent" }, "priority"],
-      ] as const) {
-        const error = await countUnreadMessages(client, options as never).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(error, String(options)).toBeInstanceOf(ValidationError);
-        expect((error as ValidationError).issues.map((i) => i.field)).toContain(field);
-      }
-      expect(api?.calls()).toEqual([]);
-    } finally {
-      restore();
+    const { client } = await setup();
+    for (const [options, field] of [
+      [5, "options"],
+      ["fast", "options"],
+      [{ signal: {} }, "signal"],
+      [{ priority: "urgent" }, "priority"],
+    ] as const) {
+      const error = await failure(countUnreadMessages(client, options as never));
+      expect(error, String(options)).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((i) => i.field)).toContain(field);
     }
+    expect(api?.calls()).toEqual([]);
   });
 });
 
