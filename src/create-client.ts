@@ -79,7 +79,7 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
   const client: AudienceClient = {
     ...raw,
     request: ((method: string, path: string, init?: Record<string, unknown>) =>
-      call(method.toUpperCase(), path, init)) as RawClient["request"],
+      call(typeof method === "string" ? method.toUpperCase() : method, path, init)) as RawClient["request"],
     use: (...m) => {
       // Checked now: a middleware refused only once the engine is built would be lost with those after it.
       if (m.some((x) => x && !isMiddleware(x)))

@@ -14,12 +14,20 @@ import { isMiddleware, NOT_MIDDLEWARE } from "./middleware.ts";
 /** openapi-fetch's `parseAs` (its types), and the body readers it also reaches at run time. */
 const PARSE_AS = new Set(["json", "text", "blob", "arrayBuffer", "stream", "formData", "bytes"]);
 
+/**
+ * An HTTP method: a token (RFC 9110 section 5.6.2), not one the Fetch standard forbids (CONNECT,
+ * TRACE, TRACK). `client.request` upper-cases it first.
+ */
+const METHOD = /^(?!(?:CONNECT|TRACE|TRACK)$)[!#$%&'*+.^_`|~0-9A-Z-]+$/;
+
 /** The Fetch standard's RequestPriority; the client reads "low" as the background lane. */
 const PRIORITIES = new Set(["high", "low", "auto"]);
 
 /** The issues of `init`'s fields; none for an init without those fields (the common call). */
 export function initIssues(method: string, init: Record<string, unknown>): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
+  if (typeof method !== "string" || !METHOD.test(method))
+    issues.push({ field: "method", message: "must be an HTTP method (a token; not CONNECT, TRACE or TRACK)" });
   const { signal, fetch, Request, parseAs, middleware, priority, body, headers } = init;
   if (signal != null && !isAbortSignal(signal)) issues.push({ field: "signal", message: "must be an AbortSignal" });
   if (fetch !== undefined && typeof fetch !== "function")

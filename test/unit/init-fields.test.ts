@@ -159,6 +159,25 @@ describe("a call's init field of the wrong type or value", () => {
   });
 });
 
+describe("client.request's method", () => {
+  it("not an HTTP method (not text, not a token, one the Fetch standard forbids): a rejected ValidationError naming it, nothing sent", async () => {
+    const { client } = await setup();
+    for (const method of [5, undefined, "", "m e", "GET\r\nX-Injected: 1", "TRACE", "connect", "track"]) {
+      let error: unknown;
+      try {
+        error = await failure(client.request(method as never, "/events/" as never));
+      } catch (thrown) {
+        error = `threw at once, not a rejected promise: ${thrown}`;
+      }
+      expect(error, JSON.stringify(method)).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((i) => i.field)).toEqual(["method"]);
+    }
+    expect(api?.signIns()).toBe(0);
+    expect(api?.calls()).toEqual([]);
+    expect((await client.request("get" as never, "/events/" as never)).response.status).toBe(200);
+  });
+});
+
 describe("what openapi-fetch and the Fetch standard accept keeps working", () => {
   const accepted: [string, unknown][] = [
     ["no init", undefined],
