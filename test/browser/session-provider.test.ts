@@ -312,4 +312,23 @@ describe.skipIf(!enabled).each(["page", "worker"] as const)("a session provider 
     },
     SCENARIO_MS,
   );
+  it(
+    "a read whose init the browser cannot send is refused at once, naming the field, and never retried; the client works after",
+    async () => {
+      const tag = `${context}-inits`;
+      const inits = [
+        { priority: "urgent" }, // the client's check (Chromium's fetch would throw a TypeError)
+        { cache: "sometimes" }, // the browser's own checks, told apart from a network failure
+        { mode: "navigate" },
+        { credentials: "always" },
+        { body: "x" },
+      ];
+      const result = await run(context, "badInits", tag, inits);
+      expect(result.context).toBe(scopeOf[context]);
+      expect(result.seen).toEqual([["priority"], ["init"], ["init"], ["init"], ["body"]]);
+      expect(result.after).toBe(200);
+      expect(callsOf(tag)).toHaveLength(1); // the good read; no refused one reached the API
+    },
+    SCENARIO_MS,
+  );
 });

@@ -167,3 +167,25 @@ export async function refused(tag: string, bodies: readonly unknown[]) {
   }
   return { context: contextName(), seen };
 }
+
+/**
+ * Reads whose init the client or the browser's own fetch cannot send (an unknown `priority`, which
+ * Chromium's fetch throws on; enums only the browser checks; a body on a GET): what each was refused
+ * with (a ValidationError's fields, else the error's name, or "sent"), then the status of a good read.
+ */
+export async function badInits(tag: string, inits: readonly Record<string, unknown>[]) {
+  const p = backendProvider(tag);
+  const client = createAudienceClient({ baseUrl: `${origin()}/api/v3`, partnerId: tag, session: p.provider });
+  const read = { params: { path: { eid: "evt-init" } } };
+  const seen: unknown[] = [];
+  for (const extra of inits) {
+    try {
+      await client.GET("/events/{eid}", { ...read, ...extra } as never);
+      seen.push("sent");
+    } catch (error) {
+      seen.push(error instanceof ValidationError ? error.issues.map((i) => i.field) : (error as Error).name);
+    }
+  }
+  const after = (await client.GET("/events/{eid}", read)).response.status;
+  return { context: contextName(), seen, after };
+}
