@@ -376,6 +376,33 @@ v("raw body", "refresh with an empty token", "body.token", () =>
   client.POST("/auth/refresh_token", { body: { token: "" } }),
 );
 
+// ---- raw calls: the method and the init's fields (the client's checks, then the runtime's) -------
+
+const readWith = (extra: Record<string, unknown>) => () =>
+  client.GET("/events/{eid}", { params: { path: { eid: "init-fields" } }, ...extra } as never);
+for (const [name, field, extra] of [
+  ["signal a plain object", "signal", { signal: {} }],
+  ["signal a string", "signal", { signal: "abort" }],
+  ["fetch not a function", "fetch", { fetch: "fetch" }],
+  ["Request not a class", "Request", { Request: {} }],
+  ["parseAs unknown", "parseAs", { parseAs: "yaml" }],
+  ["middleware not an array", "middleware", { middleware: { onRequest: () => undefined } }],
+  ["middleware entry a number", "middleware.0", { middleware: [5] }],
+  ["priority unknown", "priority", { priority: "urgent" }],
+  ["headers a string", "headers", { headers: "x-a: 1" }],
+  ["a body on a GET", "body", { body: { a: 1 } }],
+  ["cache unknown (the runtime's check)", "init", { cache: "sometimes" }],
+  ["mode navigate (the runtime's check)", "init", { mode: "navigate" }],
+  ["referrerPolicy unknown (the runtime's check)", "init", { referrerPolicy: "everyone" }],
+] as const) {
+  v("raw init", name, field, readWith(extra));
+}
+v("raw init", "the init a number", "init", () => client.GET("/events/{eid}", 5 as never));
+v("raw init", "a method that is no token", "method", () => client.request("G ET" as never, "/events/" as never));
+v("raw init", "a method the Fetch standard forbids", "method", () =>
+  client.request("TRACE" as never, "/events/" as never),
+);
+
 // ---- helpers -------------------------------------------------------------------------------------
 const ingest = (summary: unknown) => () => ingestTransactionSummary(client, summary as never);
 v("ingestTransactionSummary", "from 2026-02-30", "body.from", ingest({ ...SUMMARY, from: "2026-02-30" }));
