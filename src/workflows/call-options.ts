@@ -39,6 +39,16 @@ export function callInit(
 }
 
 /**
+ * A helper's options as given: none (undefined or null) or an object. Anything else (an ad platform
+ * given as a string where the options go) is a ValidationError naming them, not options ignored.
+ */
+export function objectOptions<T extends object>(options: T | null | undefined, shape = "an object"): Partial<T> {
+  if (options == null) return {};
+  if (typeof options !== "object") throw new ValidationError([{ field: "options", message: `must be ${shape}` }]);
+  return options;
+}
+
+/**
  * A one-call helper's call: `options` spread into it, its result unwrapped, and what it is refused
  * with before sending (its options, its own checks) completed with the client's partner and environment.
  */

@@ -10,7 +10,7 @@ import { ValidationError } from "../errors/validation-error.ts";
 import { pathParamIssues } from "../guards/path-params.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
-import { type CallOptions, helperCall } from "./call-options.ts";
+import { type CallOptions, helperCall, objectOptions } from "./call-options.ts";
 import { deadlineAt } from "./deadline.ts";
 import { isTerminalStatus, poll, pollDefaults } from "./poll.ts";
 import { pollCall, pollRetryDelayMs } from "./poll-call.ts";
@@ -82,7 +82,7 @@ export function waitForClientCampaignStatusTask(
   eid: string,
   options: WaitOptions = {},
 ): Promise<unknown> {
-  return refusedIn(client, () => taskPoll(client, eid, options));
+  return refusedIn(client, () => taskPoll(client, eid, objectOptions(options)));
 }
 
 function taskPoll(client: TaskClient, eid: string, options: WaitOptions): Promise<unknown> {
@@ -132,7 +132,7 @@ export function watchAdPlatformConnection(
   client: Client,
   options: WaitOptions & { adPlatform?: string; intervalMs?: number; isDone?: (body: unknown) => boolean } = {},
 ): Promise<unknown> {
-  return refusedIn(client, () => connectionPoll(client, options));
+  return refusedIn(client, () => connectionPoll(client, objectOptions(options)));
 }
 
 function connectionPoll(

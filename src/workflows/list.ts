@@ -5,6 +5,7 @@ import { environmentOf, inClient } from "../errors/client-context.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { withSignal } from "../internal/with-signal.ts";
+import { objectOptions } from "./call-options.ts";
 import { withDeadline } from "./deadline.ts";
 import { type PageRequest, pageOptionIssues, paginate } from "./paginate.ts";
 
@@ -42,7 +43,7 @@ export function pagedList<T>(
   extra: { itemsOf?: (body: unknown) => T[]; single?: boolean } = {},
 ): AsyncIterableIterator<T> {
   try {
-    return checkedList(client.config.maxPageLimit, options, fetchPage, extra);
+    return checkedList(client.config.maxPageLimit, objectOptions(options), fetchPage, extra);
   } catch (error) {
     // Refused before any call: the report names the client's partner and environment (Section 7).
     throw inClient(error, { partnerId: client.partnerId?.(), environment: environmentOf(client.config.baseUrl) });

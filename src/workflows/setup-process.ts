@@ -7,7 +7,7 @@ import { ValidationError } from "../errors/validation-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { unwrap } from "../unwrap.ts";
 import { type Autosaver, createAutosaver } from "./autosave.ts";
-import { callInit } from "./call-options.ts";
+import { callInit, objectOptions } from "./call-options.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
 import type { PublishedClusterEdit, PublishResult, SetupPayload, SetupProcess } from "./setup-process-types.ts";
 
@@ -76,11 +76,12 @@ export function createSetupWork(
     },
     update: async (payload) => (await autosaver.saveNow(payload)) as Setup,
     autosave: (payload) => autosaver.autosave(payload),
-    async flush(options = {}) {
-      const all = [autosaver, ...clusterSavers.values()].map((saver) => saver.flush(options));
+    async flush(options) {
+      const checked = objectOptions(options);
+      const all = [autosaver, ...clusterSavers.values()].map((saver) => saver.flush(checked));
       for (const result of await Promise.allSettled(all)) if (result.status === "rejected") throw result.reason;
     },
-    publish: (options = {}) => publish(client, eid, autosaver, options),
+    publish: async (options) => publish(client, eid, autosaver, objectOptions(options)),
     async cancel(options) {
       return unwrap(await client.DELETE("/setup_processes/{eid}", { params: { path }, ...callInit(options) }));
     },

@@ -9,7 +9,14 @@
  * and `client.use` refuses a bad middleware before the engine has loaded as it does after.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { countUnreadMessages, createAudienceClient, ValidationError } from "../../src/index.ts";
+import {
+  countUnreadMessages,
+  createAudienceClient,
+  listEvents,
+  ValidationError,
+  waitForClientCampaignStatusTask,
+  watchAdPlatformConnection,
+} from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 
 let api: FakeApi | undefined;
@@ -240,6 +247,24 @@ describe("a helper's last argument", () => {
       const error = await failure(countUnreadMessages(client, options as never));
       expect(error, String(options)).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).issues.map((i) => i.field)).toContain(field);
+    }
+    expect(api?.calls()).toEqual([]);
+  });
+});
+
+describe("the options of the helpers that poll or list", () => {
+  it("options that are not an object (an ad platform given as a string…): a ValidationError naming them, nothing sent", async () => {
+    const { client } = await setup();
+    for (const [name, run] of [
+      ["watchAdPlatformConnection", () => watchAdPlatformConnection(client, "meta" as never)],
+      ["waitForClientCampaignStatusTask", () => waitForClientCampaignStatusTask(client, eid, 5 as never)],
+      ["listEvents", async () => listEvents(client, "recent" as never).next()],
+      ["setupProcess(eid).publish", () => client.setupProcess(eid).publish("meta" as never)],
+      ["setupProcess(eid).flush", () => client.setupProcess(eid).flush(5 as never)],
+    ] as const) {
+      const error = await failure(Promise.resolve().then(run));
+      expect(error, name).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((i) => i.field)).toEqual(["options"]);
     }
     expect(api?.calls()).toEqual([]);
   });
