@@ -1,7 +1,7 @@
 /**
  * A failed attempt without a usable HTTP response, inside the transport. The retry policy decides
- * whether to try again and turns the last one into a public NetworkError or TimeoutError
- * (errors/from-failure.ts).
+ * whether to try again and turns the last one into a public NetworkError or TimeoutError, or a
+ * ValidationError for an init the runtime refused (errors/from-failure.ts).
  */
 export type FailureKind =
   | "network"
