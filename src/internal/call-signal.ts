@@ -15,19 +15,24 @@ export interface CallSignal {
 
 /**
  * @param deadlineReason what the signal aborts with when the deadline passes
+ * @param origin the caller's own signal, when `caller` is that of a Request built from it (for a
+ *   middleware): the call ends with the origin's reason. A runtime's Request following a signal of
+ *   another realm or a polyfill's aborts with a reason of its own.
  * @returns undefined when there is neither a caller signal nor a deadline (nothing to follow)
  */
 export function callSignal(
   caller: AbortSignal | undefined,
   deadlineMs: number | undefined,
   deadlineReason: () => unknown,
+  origin?: AbortSignal,
 ): CallSignal | undefined {
   if (!caller && deadlineMs === undefined) return undefined;
   const controller = new AbortController();
   let stop: (() => void) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  if (caller?.aborted) controller.abort(caller.reason);
-  else if (caller) stop = onAbort(caller, () => controller.abort(caller.reason));
+  const abort = () => controller.abort(abortReason(caller as AbortSignal, origin));
+  if (caller?.aborted) abort();
+  else if (caller) stop = onAbort(caller, abort);
   if (deadlineMs !== undefined && !controller.signal.aborted)
     timer = setBoundedTimeout(() => controller.abort(deadlineReason()), deadlineMs);
   return {
@@ -38,3 +43,7 @@ export function callSignal(
     },
   };
 }
+
+/** Why `signal` aborted: the origin's reason when it has aborted too (see callSignal). */
+export const abortReason = (signal: AbortSignal, origin: AbortSignal | undefined): unknown =>
+  origin?.aborted ? origin.reason : signal.reason;

@@ -90,6 +90,7 @@ export function contextFactory(deps: ContextDeps): ContextFactory {
             out.signal ?? undefined,
             deadlineMs,
             () => new AttemptFailure("deadline", true, `the call's deadline of ${Math.round(namedMs)} ms passed`),
+            call?.signal,
           )
         : undefined;
     const ownCall = target.op !== undefined && target.op === call?.op;

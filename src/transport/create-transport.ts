@@ -7,6 +7,7 @@
 import type { OperationInfo } from "../../generated/operations.ts";
 import type { Call } from "../call/call.ts";
 import type { CallRecord } from "../internal/call-record.ts";
+import { abortReason } from "../internal/call-signal.ts";
 import type { OperationMatcher } from "../internal/operation-index.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ServerClock } from "../internal/server-clock.ts";
@@ -79,7 +80,7 @@ export function createTransport(deps: TransportDeps): Transport {
       ({ ctx, dispose } = started);
       const state = started.ctx;
       // A call aborted before it starts sends nothing, not even a sign-in.
-      if (out.signal?.aborted) throw out.signal.reason;
+      if (out.signal?.aborted) throw abortReason(out.signal, call?.signal);
       const { response, parsed } = await run(firstAttempt(state), state);
       // A call that ends on a 429 keeps the partner's rate state of that moment for its error.
       if (response.status === 429) state.rateState = partners.rateState(state.partnerId);

@@ -221,6 +221,26 @@ describe("what openapi-fetch and the Fetch standard accept keeps working", () =>
     setTimeout(() => foreign.abort(new Error("left the page")), 100);
     await expect(call).rejects.toThrow("left the page");
   });
+
+  it("…with a middleware too (the Request built for it follows the signal): the call ends with the signal's reason", async () => {
+    const { client } = await setup();
+    api?.route(async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 2_000));
+      res.end("{}");
+    });
+    const middleware = { onRequest: () => undefined };
+    for (const where of ["the call's", "the client's"]) {
+      if (where === "the client's") client.use(middleware);
+      const foreign = foreignController();
+      const call = client.GET("/events/{eid}", {
+        ...read,
+        signal: foreign.signal,
+        ...(where === "the call's" ? { middleware: [middleware] } : {}),
+      } as never);
+      setTimeout(() => foreign.abort(new Error("left the page")), 100);
+      await expect(call, where).rejects.toThrow("left the page");
+    }
+  });
 });
 
 describe("a helper's last argument", () => {
