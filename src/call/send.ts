@@ -14,6 +14,7 @@ import type { Client } from "openapi-fetch";
 import type { CallHooks, CallNote, HookedCall } from "../client-types.ts";
 import type { DriftObserver } from "../drift/lazy-drift.ts";
 import type { CallResult } from "../internal/call-record.ts";
+import { callSignal } from "../internal/call-signal.ts";
 import { withRecord } from "../internal/carry-record.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { Logger } from "../options.ts";
@@ -48,9 +49,11 @@ export function createSend(deps: SendDeps): (call: Call, admitted: AdmittedTurn 
       return outcome.response;
     };
     let result: CallResult;
+    const follower = requestSignal(call);
     try {
-      result = await request(call.method, call.path, openapiInit(call, fetch, deps));
+      result = await request(call.method, call.path, openapiInit(call, fetch, deps, follower?.signal));
     } finally {
+      follower?.dispose();
       // A turn taken at admission is given back when openapi-fetch never reached the transport.
       if (!taken) admitted?.turn.done({ kind: "no-response" });
     }
@@ -71,7 +74,12 @@ export function createSend(deps: SendDeps): (call: Call, admitted: AdmittedTurn 
  * The init's fields are copied one by one: spreading the caller's object (`{ ...init }`) cost
  * ~1.5 µs a call on Node 20, thirty times the loop.
  */
-function openapiInit(call: Call, fetch: (request: Request) => Promise<Response>, deps: SendDeps): unknown {
+function openapiInit(
+  call: Call,
+  fetch: (request: Request) => Promise<Response>,
+  deps: SendDeps,
+  signal: AbortSignal | undefined,
+): unknown {
   const { init, op } = call;
   const given: Record<string, unknown> = {
     params: call.params,
@@ -80,12 +88,26 @@ function openapiInit(call: Call, fetch: (request: Request) => Promise<Response>,
     // go on to the transport in the call: a call's own `fetch` is its transport, not a bypass.
     Request: openapiRequestClass(call, deps.requestClass),
     fetch,
+    ...(signal ? { signal } : {}),
   };
   for (const key of Object.keys(init)) if (!(key in given)) given[key] = init[key];
   // A 2xx the transport parsed is not parsed again; a middleware's onResponse reads it itself.
   if (op && parsedByTransport(call)) given.parseAs = "stream";
   if (op?.host === "media" && init.baseUrl === undefined) given.baseUrl = deps.mediaUrl.href;
   return given;
+}
+
+/**
+ * The signal of the Request openapi-fetch builds for a middleware, when the caller's is one of
+ * another realm or a polyfill's (internal/abort-signal.ts): a runtime's Request refuses such a
+ * signal (Node 24's undici: "Expected signal to be an instance of AbortSignal"), so it gets one of
+ * the runtime's own that follows the caller's, dropped once openapi-fetch is done with the call.
+ * Undefined otherwise (the caller's signal goes on as given).
+ */
+function requestSignal(call: Call) {
+  const { signal } = call;
+  if (!call.middleware || !signal || signal instanceof AbortSignal) return undefined;
+  return callSignal(signal, undefined, () => undefined);
 }
 
 /**
