@@ -64,6 +64,21 @@ async function setup() {
 }
 
 /** An AbortSignal of another realm or a polyfill: an EventTarget with `aborted` and `reason`. */
+/** Every answer of the fake API takes 2 s (a call can be aborted while it waits). */
+function answerSlowly(): void {
+  api?.route(async (_req, res) => {
+    await new Promise((r) => setTimeout(r, 2_000));
+    res.end("{}");
+  });
+}
+
+/** A signal of another realm that aborts 100 ms from now with "left the page". */
+function leavingPage() {
+  const foreign = foreignController();
+  setTimeout(() => foreign.abort(new Error("left the page")), 100);
+  return foreign;
+}
+
 function foreignController() {
   const target = new EventTarget();
   const signal = {
@@ -212,32 +227,24 @@ describe("what openapi-fetch and the Fetch standard accept keeps working", () =>
 
   it("a signal of another realm (a polyfill's) is followed: its abort ends the call with its reason", async () => {
     const { client } = await setup();
-    api?.route(async (_req, res) => {
-      await new Promise((r) => setTimeout(r, 2_000));
-      res.end("{}");
-    });
-    const foreign = foreignController();
+    answerSlowly();
+    const foreign = leavingPage();
     const call = client.GET("/events/{eid}", { ...read, signal: foreign.signal } as never);
-    setTimeout(() => foreign.abort(new Error("left the page")), 100);
     await expect(call).rejects.toThrow("left the page");
   });
 
   it("…with a middleware too (the Request built for it follows the signal): the call ends with the signal's reason", async () => {
     const { client } = await setup();
-    api?.route(async (_req, res) => {
-      await new Promise((r) => setTimeout(r, 2_000));
-      res.end("{}");
-    });
+    answerSlowly();
     const middleware = { onRequest: () => undefined };
     for (const where of ["the call's", "the client's"]) {
       if (where === "the client's") client.use(middleware);
-      const foreign = foreignController();
+      const foreign = leavingPage();
       const call = client.GET("/events/{eid}", {
         ...read,
         signal: foreign.signal,
         ...(where === "the call's" ? { middleware: [middleware] } : {}),
       } as never);
-      setTimeout(() => foreign.abort(new Error("left the page")), 100);
       await expect(call, where).rejects.toThrow("left the page");
     }
   });
@@ -246,13 +253,9 @@ describe("what openapi-fetch and the Fetch standard accept keeps working", () =>
 describe("a helper's last argument", () => {
   it("a bare signal of another realm is followed, as a bare AbortSignal is", async () => {
     const { client } = await setup();
-    api?.route(async (_req, res) => {
-      await new Promise((r) => setTimeout(r, 2_000));
-      res.end("{}");
-    });
-    const foreign = foreignController();
+    answerSlowly();
+    const foreign = leavingPage();
     const call = countUnreadMessages(client, foreign.signal as never);
-    setTimeout(() => foreign.abort(new Error("left the page")), 100);
     await expect(call).rejects.toThrow("left the page");
   });
 
