@@ -7,6 +7,7 @@ import type { OperationInfo } from "../../generated/operations.ts";
 import type { CallHooks, CallParams, HookedCall } from "../client-types.ts";
 import type { Lane } from "../coordination/coordinator.ts";
 import { ValidationError } from "../errors/validation-error.ts";
+import { callHeaderIssues } from "../guards/header-pairs.ts";
 import { initIssues } from "../guards/init-fields.ts";
 import { jsonBodyIssues } from "../guards/json-body.ts";
 import { partnerTokenPathIssues } from "../guards/partner-token-paths.ts";
@@ -184,7 +185,7 @@ function refuseBadValues(method: string, path: string, init: Record<string, unkn
   const issues = [
     ...queryIssues(params?.query),
     ...headerIssues(params?.header, "header"),
-    ...headerIssues(init.headers, "headers"),
+    ...callHeaderIssues(init.headers),
   ];
   if (issues.length) throw new ValidationError(issues, { method, path, expected: "valid input; nothing was sent" });
 }

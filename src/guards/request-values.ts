@@ -18,35 +18,37 @@ export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(t
  * One header value as openapi-fetch's `mergeHeaders` takes it: a string, number or boolean becomes
  * its text (`Headers.set` stringifies it), so the text is what must be header text.
  */
-function headerScalarIssue(value: unknown): string | undefined {
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-    return headerValueIssue(String(value));
-  return "is not a string, number or boolean";
+export function headerScalarIssue(value: unknown): string | undefined {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+    const issue = headerValueIssue(String(value));
+    return issue && `must be header text: it ${issue}`;
+  }
+  return "must be header text: it is not a string, number or boolean";
 }
+
+/** A header's name, a token (RFC 9110, Section 5.6.2): the runtime's Headers throws a raw TypeError for any other. */
+export const headerNameIssue = (name: unknown): string | undefined =>
+  typeof name === "string" && /^[\w!#$%&'*+.^`|~-]+$/.test(name)
+    ? undefined
+    : "is not a header name (RFC 9110, Section 5.6.2: a token)";
 
 /**
  * Header values a caller passes (`headers`, `params.header`), as openapi-fetch's types accept them:
  * a scalar, an array of scalars (each appended, so Headers joins them with ", "), or
- * `undefined`/`null` (skipped; null deletes the header). The text must be header text (CR, LF and
- * non-Latin-1 stay refused: Fetch would throw a raw TypeError quoting the value).
+ * `undefined`/`null` (skipped; null deletes the header, so its name must still be one). The text
+ * must be header text (CR, LF and non-Latin-1 stay refused: Fetch would throw a raw TypeError
+ * quoting the value). An array is refused: openapi-fetch reads it with Object.entries, as headers
+ * "0", "1"… (a call's [name, value] pairs are checked in header-pairs.ts).
  */
 export function headerIssues(headers: unknown, field: string): ValidationIssue[] {
   if (headers === undefined || headers === null || headers instanceof Headers) return [];
-  const entries: Array<[string, unknown]> = Array.isArray(headers)
-    ? (headers as Array<[string, unknown]>)
-    : typeof headers === "object"
-      ? Object.entries(headers)
-      : [];
+  if (Array.isArray(headers)) return [{ field, message: "must be a Headers object or a plain object" }];
   const issues: ValidationIssue[] = [];
-  for (const [name, value] of entries) {
-    if (value === undefined || value === null) continue;
-    const items = Array.isArray(value) ? value : [value];
-    for (const item of items) {
-      const issue = headerScalarIssue(item);
-      if (!issue) continue;
-      issues.push({ field: `${field}.${name}`, message: `must be header text: it ${issue}` });
-      break;
-    }
+  for (const [name, value] of typeof headers === "object" ? Object.entries(headers) : []) {
+    if (value === undefined) continue;
+    let issue = headerNameIssue(name);
+    if (value !== null) for (const item of Array.isArray(value) ? value : [value]) issue ??= headerScalarIssue(item);
+    if (issue) issues.push({ field: `${field}.${name}`, message: issue });
   }
   return issues;
 }

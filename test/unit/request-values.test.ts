@@ -62,6 +62,41 @@ const cases: Array<[string, (c: ReturnType<typeof createAudienceClient>) => Prom
     (c) => c.GET("/events/{eid}", { params: { path: { eid: "e1" } }, headers: { "x-trace": "a\r\nb: c" } }),
     "headers.x-trace",
   ],
+  // A name that is not an HTTP token (RFC 9110, Section 5.6.2): the runtime's Headers threw a raw TypeError.
+  ...(["bad name", "", "x:y", "x\u00e9", "x\r\ny"] as const).flatMap(
+    (name): Array<[string, (c: ReturnType<typeof createAudienceClient>) => Promise<unknown>, string]> => [
+      [
+        `a header name ${JSON.stringify(name)} in headers`,
+        (c) => c.GET("/events/{eid}", { params: { path: { eid: "e1" } }, headers: { [name]: "v" } }),
+        `headers.${name}`,
+      ],
+      [
+        `a header name ${JSON.stringify(name)} in params.header`,
+        (c) => c.GET("/events/{eid}", { params: { path: { eid: "e1" }, header: { [name]: "v" } } as never }),
+        `header.${name}`,
+      ],
+    ],
+  ),
+  // Pairs are checked as the pairs they are (openapi-fetch read them with Object.entries, as headers "0", "1"…).
+  ...(
+    [
+      ["a name that is not a token", [["bad name", "v"]]],
+      ["no value", [["x-trace"]]],
+      ["a third item", [["x-trace", "t1", "t2"]]],
+      ["a value with CR LF", [["x-trace", "a\r\nb: c"]]],
+      ["an undefined value", [["x-trace", undefined]]],
+      ["an entry that is not a pair", ["x-trace: t1"]],
+    ] as const
+  ).map(([name, headers]): [string, (c: ReturnType<typeof createAudienceClient>) => Promise<unknown>, string] => [
+    `a header pair with ${name}`,
+    (c) => c.GET("/events/{eid}", { params: { path: { eid: "e1" } }, headers: headers as never }),
+    "headers.0",
+  ]),
+  [
+    "an array in params.header",
+    (c) => c.GET("/events/{eid}", { params: { path: { eid: "e1" }, header: [["x-trace", "t1"]] } as never }),
+    "header",
+  ],
 ];
 
 describe("values that become URL or header text", () => {
@@ -74,4 +109,42 @@ describe("values that become URL or header text", () => {
     expect(api.requests).toHaveLength(0);
     expect((await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } })).response.status).toBe(200);
   });
+});
+
+describe("header pairs", () => {
+  it("are sent as the Fetch standard reads them: each pair a header, a repeated name joined", async () => {
+    api = await startFakeApi();
+    const client = createAudienceClient({ baseUrl: api.url, credentials });
+    const headers: [string, string][] = [
+      ["x-trace", "t1"],
+      ["X-Trace", "t2"],
+      ["x-span", "s1"],
+    ];
+    const result = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } }, headers });
+    expect(result.response.status).toBe(200);
+    const [sent] = api.calls();
+    expect([sent?.headers["x-trace"], sent?.headers["x-span"], sent?.headers["0"]]).toEqual([
+      "t1, t2",
+      "s1",
+      undefined,
+    ]);
+  });
+});
+
+describe("the headers option", () => {
+  it.each(["bad name", "", "x:y", "x\u00e9"])(
+    "a header name %j throws from createAudienceClient, naming it (the runtime threw on every call)",
+    (name) => {
+      const error = (() => {
+        try {
+          createAudienceClient({ baseUrl: "http://127.0.0.1:9/api/v3", credentials, headers: { [name]: "v" } });
+        } catch (e) {
+          return e;
+        }
+      })();
+      // Options are refused as every option is (options/checks.ts): a TypeError naming the option.
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toContain(`option "headers.${name}" is not a header name`);
+    },
+  );
 });
