@@ -24,6 +24,7 @@ import type { FetchFn } from "../transport/send-attempt.ts";
 import type { CallDeadline } from "./after-load.ts";
 import type { Call } from "./call.ts";
 import { HELPER, type HelperOptions } from "./helper-options.ts";
+import { readOnce } from "./read-once.ts";
 
 export interface PrepareDeps {
   readonly maxPageLimit: number;
@@ -44,7 +45,7 @@ export type Prepare = (
 export function createPrepare(deps: PrepareDeps): Prepare {
   return (method, path, given, deadline) => {
     const op = operationOf(method, path);
-    const init = given == null ? {} : withoutHelperOptions(checkedInit(method, op && path, given));
+    const init = given == null ? {} : readOnce(withoutHelperOptions(checkedInit(method, op && path, given)));
     if (!op) refuseOutsideDescription(method, path, init, deps.maxPageLimit);
     refuseBadValues(method, path, init);
     const initProblems = initIssues(method, init);
@@ -87,9 +88,10 @@ function callOf(
 }
 
 /**
- * The Call as this step builds it. What the caller's init says as it is (body, signal, lane, how
- * to parse, its own `fetch` and `Request`) is read from the init, not copied: a call waiting for
- * its turn holds this object, and memory per queued call is a target (BENCHMARKS.md).
+ * The Call as this step builds it. What the init says (body, signal, lane, how to parse, its own
+ * `fetch` and `Request`) is read from the init as read once (read-once.ts), not copied again into
+ * fields: a call waiting for its turn holds this object, and memory per queued call is a target
+ * (BENCHMARKS.md).
  */
 class PreparedCall implements Call {
   readonly method: string;

@@ -41,7 +41,9 @@ export function transportOptions(options: AudienceClientOptions): TransportConfi
 function baseHeaders(value: unknown): HeadersOptions | undefined {
   if (value === undefined || value instanceof Headers) return value === undefined ? undefined : new Headers(value);
   if (!isObject(value) || Array.isArray(value)) return fail("headers", "must be a Headers object or a plain object");
-  const [issue] = headerIssues(own(value), "headers");
+  // Read once: what is checked is what every call sends.
+  const headers = own(value);
+  const [issue] = headerIssues(headers, "headers");
   if (issue) fail(issue.field, issue.message);
-  return Object.freeze(own(value)) as HeadersOptions;
+  return Object.freeze(headers) as HeadersOptions;
 }
