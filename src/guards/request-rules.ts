@@ -6,6 +6,7 @@
 import { isCalendarDate } from "../../generated/formats.ts";
 import type { ValidationIssue } from "../errors/validation-error.ts";
 import { isRecord } from "../internal/is-record.ts";
+import { forEachSentParam } from "../internal/query-serializer.ts";
 import { idIssues } from "./path-params.ts";
 
 // Only real calendar dates are compared: the generated schema already reports the others, once.
@@ -26,25 +27,35 @@ function eidIssues(container: unknown, prefix: string): ValidationIssue[] {
   return typeof eid === "string" && eid !== "" ? idIssues(eid, `${prefix}.eid`) : [];
 }
 
+/** {@link eidIssues} for a query: every `eid` it is sent with, a parameter object's too (the schema refuses a repeated one). */
+function queryEidIssues(query: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (isRecord(query))
+    forEachSentParam(query, (key, value, field) => {
+      if (key === "eid" && typeof value === "string" && value !== "") issues.push(...idIssues(value, `query.${field}`));
+    });
+  return issues;
+}
+
 /**
  * Section 8.5: bulk reads paginate and "must not ask for limit=10000". Any call's `limit`, on a
  * path of the description or not (raw calls to `/campaigns/` included), given as a number, a
  * numeric string or repeated, is held to the page cap.
  */
 export function pageLimitIssues(query: unknown, maxPageLimit: number): ValidationIssue[] {
-  if (!isRecord(query)) return [];
-  const values = Array.isArray(query.limit) ? query.limit : [query.limit];
-  const over = values.some(
-    (v) => (typeof v === "number" || (typeof v === "string" && v.trim() !== "")) && Number(v) > maxPageLimit,
-  );
-  return over
-    ? [
-        {
-          field: "query.limit",
-          message: `must be at most ${maxPageLimit}: bulk reads paginate, and large pages such as limit=10000 are refused by the API's guidance (Section 8.5); page through results instead`,
-        },
-      ]
-    : [];
+  const issues: ValidationIssue[] = [];
+  if (!isRecord(query)) return issues;
+  const over = (v: unknown) =>
+    (typeof v === "number" || (typeof v === "string" && v.trim() !== "")) && Number(v) > maxPageLimit;
+  // Every `limit` the query is sent with: a parameter object's is sent as one too (Section 1.3).
+  forEachSentParam(query, (key, value, field) => {
+    if (key === "limit" && (Array.isArray(value) ? value : [value]).some(over))
+      issues.push({
+        field: `query.${field}`,
+        message: `must be at most ${maxPageLimit}: bulk reads paginate, and large pages such as limit=10000 are refused by the API's guidance (Section 8.5); page through results instead`,
+      });
+  });
+  return issues;
 }
 
 export function ruleIssues(operation: string, query: unknown, body: unknown, maxPageLimit: number): ValidationIssue[] {
@@ -55,6 +66,6 @@ export function ruleIssues(operation: string, query: unknown, body: unknown, max
   if (operation === "POST /ingest/transaction_summary")
     issues.push(...dateOrder(body, "from", "to", "body"), ...eidIssues(body, "body"));
   if (operation === "POST /campaigns_setup") issues.push(...eidIssues(body, "body"));
-  if (operation === "POST /ingest/transaction_summary/from_excel") issues.push(...eidIssues(query, "query"));
+  if (operation === "POST /ingest/transaction_summary/from_excel") issues.push(...queryEidIssues(query));
   return issues;
 }

@@ -16,14 +16,26 @@ function pairs(key: string, value: unknown, out: string[]): void {
   out.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
 }
 
-export function serializeQuery(query: Readonly<Record<string, unknown>>): string {
-  const out: string[] = [];
+/**
+ * Each parameter a query is sent as, with where the caller wrote it (`field`: `limit`, or
+ * `params.limit` inside a parameter object). The checks that read a parameter by its name read it
+ * here (guards/request-rules.ts): a `limit` or `eid` inside a parameter object is sent as one too.
+ */
+export function forEachSentParam(
+  query: Readonly<Record<string, unknown>>,
+  visit: (key: string, value: unknown, field: string) => void,
+): void {
   for (const [name, value] of Object.entries(query)) {
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      for (const [key, inner] of Object.entries(value)) pairs(key, inner, out);
+      for (const [key, inner] of Object.entries(value)) visit(key, inner, `${name}.${key}`);
     } else {
-      pairs(name, value, out);
+      visit(name, value, name);
     }
   }
+}
+
+export function serializeQuery(query: Readonly<Record<string, unknown>>): string {
+  const out: string[] = [];
+  forEachSentParam(query, (key, value) => pairs(key, value, out));
   return out.join("&");
 }

@@ -100,6 +100,8 @@ opt("baseUrl", "user info in the URL", { baseUrl: "https://ops:secret@api.exampl
 opt("baseUrl", "query string", { baseUrl: "https://api.example.test/api/v3?debug=1" });
 opt("baseUrl", "a look-alike of loopback", { baseUrl: "http://127.0.0.1.example.test/api/v3" });
 opt("mediaUrl", "non-https, not loopback", { mediaUrl: "http://media.example.test/api/media" });
+opt("headers.x trace", "a header name with a space", { headers: { "x trace": "t1" } });
+opt("headers.", "an empty header name", { headers: { "": "t1" } });
 opt("credentials", "wrong type", { credentials: "ops:secret" });
 opt("credentials.username", "empty string", { credentials: { username: "", password: PASSWORD } });
 opt("credentials.username", "wrong type", { credentials: { username: 7, password: PASSWORD } });
@@ -273,6 +275,15 @@ v("raw query", "limit NaN", "query.limit", events({ limit: Number.NaN }));
 v("raw query", "limit Infinity", "query.limit", events({ limit: Number.POSITIVE_INFINITY }));
 v("raw query", "limit fraction", "query.limit", events({ limit: 1.5 }));
 v("raw query", "limit as string", "query.limit", events({ limit: "10" }));
+v(
+  "raw query",
+  "limit=10000 in a parameter object (sent as limit)",
+  "query.filters.limit",
+  events({ filters: { limit: 10_000 } }),
+);
+v("raw query", "a JSON __proto__ parameter object with limit=10000", "query.__proto__.limit", () =>
+  client.GET("/events/", { params: { query: JSON.parse('{"__proto__": {"limit": 10000}}') } }),
+);
 v("raw query", "page 0", "query.page", events({ page: 0 }));
 v("raw query", "page -1", "query.page", events({ page: -1 }));
 v("raw query", "descending as string", "query.descending", events({ descending: "yes" }));
@@ -390,6 +401,12 @@ for (const [name, field, extra] of [
   ["middleware entry a number", "middleware.0", { middleware: [5] }],
   ["priority unknown", "priority", { priority: "urgent" }],
   ["headers a string", "headers", { headers: "x-a: 1" }],
+  ["a header name with a space", "headers.x trace", { headers: { "x trace": "t1" } }],
+  ["a header name with a colon", "headers.x:y", { headers: { "x:y": "t1" } }],
+  ["a header name with CR/LF", "headers.x\r\ny", { headers: { "x\r\ny": "t1" } }],
+  ["a header pair with CR/LF", "headers.0", { headers: [["x-trace", "t1\r\nx-evil: 1"]] }],
+  ["a header pair of one item", "headers.0", { headers: [["x-trace"]] }],
+  ["params.header an array", "header", { params: { path: { eid: "init-fields" }, header: [["x-a", "1"]] } }],
   ["a body on a GET", "body", { body: { a: 1 } }],
   ["cache unknown (the runtime's check)", "init", { cache: "sometimes" }],
   ["mode navigate (the runtime's check)", "init", { mode: "navigate" }],

@@ -43,6 +43,44 @@ describe("no bulk read asks for more than the page cap", () => {
   });
 });
 
+describe("the page cap holds for a limit sent from a parameter object", () => {
+  // A query value that is an object is sent as its own key=value pairs (Section 1.3,
+  // internal/query-serializer.ts): its `limit` went out unchecked.
+  it.each([
+    ["GET", "/events/", { filters: { limit: 10_000 } }, "query.filters.limit"],
+    ["GET", "/events/", { limit: 5, more: { limit: "10000" } }, "query.more.limit"],
+    ["GET", "/events/", JSON.parse('{"__proto__": {"limit": 10000}}'), "query.__proto__.limit"],
+    ["GET", "/reports/daily", { filters: { limit: [10, 5000] } }, "query.filters.limit"],
+    ["POST", "/campaigns/", { params: { limit: 10_000 } }, "query.params.limit"],
+  ])("refuses %s %s with %j, nothing sent", async (method, path, query, field) => {
+    api = await startFakeApi();
+    const client = make();
+    const call = (method === "GET" ? client.GET : client.POST) as unknown as Untyped;
+    const error = await call(path, { params: { query } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.field)).toEqual([field]);
+    expect(api.requests).toHaveLength(0);
+  });
+});
+
+describe("an eid sent from a parameter object is held to an eid's rules", () => {
+  it("POST /ingest/transaction_summary/from_excel with a second eid (in a parameter object, or repeated): refused, nothing sent", async () => {
+    api = await startFakeApi();
+    const call = make().POST as unknown as Untyped;
+    for (const [query, field] of [
+      [{ eid: "e1", more: { eid: "e1\r\n" } }, "query.more.eid"],
+      [{ eid: ["e1", "e1 "] }, "query.eid"],
+    ] as const) {
+      const error = await call("/ingest/transaction_summary/from_excel", { params: { query }, body: "x" }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((i) => i.field)).toContain(field);
+    }
+    expect(api.requests).toHaveLength(0);
+  });
+});
+
 describe("the endpoints partner tokens cannot use", () => {
   it.each([
     "/campaign_results/",
