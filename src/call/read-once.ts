@@ -5,7 +5,8 @@
  * API's path (`GET /api/v3/`), a page limit turned over the cap after its check, and a header value
  * turned into CR LF ended in a raw TypeError. Copied: the init's own enumerable fields, and one
  * level of `params.path`, `params.query`, `params.header` and `headers` when they are plain
- * objects (anything else is left for the checks to refuse). A body is the caller's object, read again by JSON.stringify: the request schemas
+ * objects (anything else is left for the checks to refuse), a path value given as a number as its
+ * text. A body is the caller's object, read again by JSON.stringify: the request schemas
  * check it as it is when the call is made.
  */
 
@@ -24,13 +25,29 @@ const fieldsOf = (value: Record<string, unknown>): Record<string, unknown> => ({
 
 const PARAM_PARTS = ["path", "query", "header"] as const;
 
+/**
+ * A path value given as a finite number becomes the text openapi-fetch sends (`123`, `"123"`):
+ * what the client remembers of an id (the setup guards, the status PUTs sent, Section 3, 8.5) holds
+ * both forms as one. Anything else is left for the checks (guards/path-params.ts).
+ */
+function asSent(path: Record<string, unknown>): Record<string, unknown> {
+  for (const key of Object.keys(path)) {
+    const value = path[key];
+    if (typeof value === "number" && Number.isFinite(value)) path[key] = String(value);
+  }
+  return path;
+}
+
 /** The init every step of the call reads (see above). */
 export function readOnce(init: Record<string, unknown>): Record<string, unknown> {
   const copy = fieldsOf(init);
   const { params, headers } = copy;
   if (isPlain(params)) {
     const parts = fieldsOf(params);
-    for (const part of PARAM_PARTS) if (isPlain(parts[part])) parts[part] = fieldsOf(parts[part]);
+    for (const part of PARAM_PARTS) {
+      const value = parts[part];
+      if (isPlain(value)) parts[part] = part === "path" ? asSent(fieldsOf(value)) : fieldsOf(value);
+    }
     copy.params = parts;
   }
   if (isPlain(headers)) copy.headers = fieldsOf(headers);

@@ -14,9 +14,11 @@ export function setupHandles(
   create: (eid: string, onBusy: (busy: boolean) => void) => SetupProcess,
 ): (eid: string) => SetupProcess {
   const handles = new HandleCache();
-  return (eid) => {
-    const issues = pathParamIssues({ eid }, ["eid"]);
+  return (given) => {
+    const issues = pathParamIssues({ eid: given }, ["eid"]);
     if (issues.length) throw new ValidationError(issues.map((i) => ({ ...i, field: "eid" })));
+    // An id given as a number is the id its text is (openapi-fetch sends 123 as "123"): one handle, one queue.
+    const eid = String(given);
     const known = handles.get(eid);
     if (known) return known;
     const handle: SetupProcess = create(eid, (busy) => handles.busy(handle, busy));

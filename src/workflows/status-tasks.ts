@@ -13,7 +13,8 @@ export class StatusTaskStarts {
 
   /** Whether this client has sent the status PUT for `eid`. */
   has(eid: string): boolean {
-    return this.#eids.has(eid);
+    // An id given as a number is the id its text is (call/read-once.ts: the PUT's is held as text).
+    return this.#eids.has(typeof eid === "number" ? String(eid) : eid);
   }
 
   /** Learns the eids of the status PUTs that reached the server. */
