@@ -39,9 +39,11 @@ const stateAfter = (failure: unknown): DraftState => (isPublished(failure) ? "pu
 const stores = new WeakMap<AudienceClient, Map<string, DraftStore>>();
 
 /** The working draft of `eid` for `tenant`'s partner on `client`: the same object for every caller. */
-export function draftStoreOf(client: AudienceClient, tenant: QueryTenant, eid: string): DraftStore {
+export function draftStoreOf(client: AudienceClient, tenant: QueryTenant, given: string): DraftStore {
   const byDraft = stores.get(client) ?? new Map<string, DraftStore>();
   stores.set(client, byDraft);
+  // An id given as a number is the setup its text names (the client keeps one handle for both).
+  const eid = typeof given === "number" ? String(given) : given;
   const name = JSON.stringify([tenant.partner, eid]);
   const store = byDraft.get(name) ?? createDraftStore(client, eid);
   byDraft.set(name, store);
