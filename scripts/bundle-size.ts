@@ -56,7 +56,8 @@ export const LOADED_TARGET_KB = 25;
  * KB once the redactor, the setup refusal of an answer and the query checks load with the engine,
  * 10.04 measured).
  */
-export const MINIMUM_BUDGET_KB = 10.09;
+// 10.10: a header's name is checked, and one that is not a token is not repeated (10.098 measured).
+export const MINIMUM_BUDGET_KB = 10.1;
 
 /** The browser build's target up front for `createAudienceClient` + `unwrap`, KB min+gzip. */
 export const BROWSER_MINIMUM_TARGET_KB = 10;
@@ -75,7 +76,9 @@ export const BROWSER_BUDGET_KB = 16.5;
 // what loads up front, not a small one of their own (-0.21), with `client.use`'s check (+0.10).
 // 9.93 measured (10 172 B) once a header's name was checked, in the `headers` option and a call's
 // headers (a name that is not a token threw a raw TypeError from the runtime's Headers): +0.09.
-export const BROWSER_MINIMUM_BUDGET_KB = 9.94;
+// 9.96 measured (10 203 B) once a header name that is not a token was no longer repeated in the
+// issue (a pasted "Authorization: Bearer …" line is a secret): +0.02.
+export const BROWSER_MINIMUM_BUDGET_KB = 9.97;
 // 46.0 before the trace policies and the drift watch loaded only with their options (45.96
 // measured); 45.3 after (45.25 measured); 44.58 measured once the write checks, the redirect policy
 // and the session cache loaded only when needed. The rest of the way to the target (25 KB) is in
@@ -95,7 +98,9 @@ export const BROWSER_MINIMUM_BUDGET_KB = 9.94;
 // is what is sent, +0.1.
 // 40.70 measured (41 682 B) once a path id given as a number was held as its text (the setup
 // guards, the status PUTs sent, the setup handles): a fix, +0.06.
-export const BROWSER_LOADED_BUDGET_KB = 40.71;
+// 40.75 measured (41 723 B) once a key that is not a plain name was no longer repeated in an issue
+// (internal/key-field.ts): +0.04.
+export const BROWSER_LOADED_BUDGET_KB = 40.75;
 
 /**
  * What the React Query binding (`/react-query`) may add to an app that already uses the client

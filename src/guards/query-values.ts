@@ -5,6 +5,7 @@
  * runs it: it loads with the engine, not with `createAudienceClient`.
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
+import { keyField } from "../internal/key-field.ts";
 import { hasLoneSurrogate } from "./request-values.ts";
 
 const isPlainObject = (value: object): boolean => {
@@ -59,13 +60,12 @@ export function queryIssues(query: unknown): ValidationIssue[] {
     return [{ field: "query", message: "must be a plain object" }];
   const issues: ValidationIssue[] = [];
   for (const [name, value] of Object.entries(query)) {
-    const field = `query.${name}`;
     if (hasLoneSurrogate(name)) issues.push({ field: "query", message: "has a key that is not well-formed text" });
     else if (value !== null && typeof value === "object" && !Array.isArray(value) && isPlainObject(value)) {
       // One push per issue, not push(...): 200 000 bad values overflowed the stack.
       for (const [key, inner] of Object.entries(value))
-        for (const i of valueIssues(inner, `${field}.${key}`)) issues.push(i);
-    } else for (const i of valueIssues(value, field)) issues.push(i);
+        for (const i of valueIssues(inner, keyField("query", name, key))) issues.push(i);
+    } else for (const i of valueIssues(value, keyField("query", name))) issues.push(i);
   }
   return issues;
 }

@@ -26,11 +26,11 @@ export function headerScalarIssue(value: unknown): string | undefined {
   return "must be header text: it is not a string, number or boolean";
 }
 
+const NOT_A_NAME = "has a name that is not a header name (RFC 9110, Section 5.6.2: a token)";
+
 /** A header's name, a token (RFC 9110, Section 5.6.2): the runtime's Headers throws a raw TypeError for any other. */
 export const headerNameIssue = (name: unknown): string | undefined =>
-  typeof name === "string" && /^[\w!#$%&'*+.^`|~-]+$/.test(name)
-    ? undefined
-    : "is not a header name (RFC 9110, Section 5.6.2: a token)";
+  typeof name === "string" && /^[\w!#$%&'*+.^`|~-]+$/.test(name) ? undefined : NOT_A_NAME;
 
 /**
  * Header values a caller passes (`headers`, `params.header`), as openapi-fetch's types accept them:
@@ -47,8 +47,10 @@ export function headerIssues(headers: unknown, field: string): ValidationIssue[]
   for (const [name, value] of typeof headers === "object" ? Object.entries(headers) : []) {
     if (value === undefined) continue;
     let issue = headerNameIssue(name);
-    if (value !== null) for (const item of Array.isArray(value) ? value : [value]) issue ??= headerScalarIssue(item);
-    if (issue) issues.push({ field: `${field}.${name}`, message: issue });
+    if (!issue && value !== null)
+      for (const item of Array.isArray(value) ? value : [value]) issue ??= headerScalarIssue(item);
+    // A name that is no token is not repeated: it may be a pasted "Authorization: Bearer …" line.
+    if (issue) issues.push({ field: issue === NOT_A_NAME ? field : `${field}.${name}`, message: issue });
   }
   return issues;
 }

@@ -4,6 +4,8 @@
  * explode), not openapi-fetch's default `deepObject` (`params[key]=value`).
  */
 
+import { keyField } from "./key-field.ts";
+
 function pairs(key: string, value: unknown, out: string[]): void {
   if (value === undefined || value === null) return;
   if (Array.isArray(value)) {
@@ -17,9 +19,10 @@ function pairs(key: string, value: unknown, out: string[]): void {
 }
 
 /**
- * Each parameter a query is sent as, with where the caller wrote it (`field`: `limit`, or
- * `params.limit` inside a parameter object). The checks that read a parameter by its name read it
- * here (guards/request-rules.ts): a `limit` or `eid` inside a parameter object is sent as one too.
+ * Each parameter a query is sent as, with the field of an issue about it (`query.limit`, or
+ * `query.params.limit` inside a parameter object; internal/key-field.ts). The checks that read a
+ * parameter by its name read it here (guards/request-rules.ts): a `limit` or `eid` inside a
+ * parameter object is sent as one too.
  */
 export function forEachSentParam(
   query: Readonly<Record<string, unknown>>,
@@ -27,9 +30,9 @@ export function forEachSentParam(
 ): void {
   for (const [name, value] of Object.entries(query)) {
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-      for (const [key, inner] of Object.entries(value)) visit(key, inner, `${name}.${key}`);
+      for (const [key, inner] of Object.entries(value)) visit(key, inner, keyField("query", name, key));
     } else {
-      visit(name, value, name);
+      visit(name, value, keyField("query", name));
     }
   }
 }

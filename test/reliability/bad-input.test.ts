@@ -100,8 +100,8 @@ opt("baseUrl", "user info in the URL", { baseUrl: "https://ops:secret@api.exampl
 opt("baseUrl", "query string", { baseUrl: "https://api.example.test/api/v3?debug=1" });
 opt("baseUrl", "a look-alike of loopback", { baseUrl: "http://127.0.0.1.example.test/api/v3" });
 opt("mediaUrl", "non-https, not loopback", { mediaUrl: "http://media.example.test/api/media" });
-opt("headers.x trace", "a header name with a space", { headers: { "x trace": "t1" } });
-opt("headers.", "an empty header name", { headers: { "": "t1" } });
+opt("headers", "a header name with a space", { headers: { "x trace": "t1" } });
+opt("headers", "an empty header name", { headers: { "": "t1" } });
 opt("credentials", "wrong type", { credentials: "ops:secret" });
 opt("credentials.username", "empty string", { credentials: { username: "", password: PASSWORD } });
 opt("credentials.username", "wrong type", { credentials: { username: 7, password: PASSWORD } });
@@ -281,6 +281,7 @@ v(
   "query.filters.limit",
   events({ filters: { limit: 10_000 } }),
 );
+v("raw query", "a pasted query line holding a secret as a key", "query", events({ [`token=${PASSWORD}`]: new Date() }));
 v("raw query", "a JSON __proto__ parameter object with limit=10000", "query.__proto__.limit", () =>
   client.GET("/events/", { params: { query: JSON.parse('{"__proto__": {"limit": 10000}}') } }),
 );
@@ -401,9 +402,14 @@ for (const [name, field, extra] of [
   ["middleware entry a number", "middleware.0", { middleware: [5] }],
   ["priority unknown", "priority", { priority: "urgent" }],
   ["headers a string", "headers", { headers: "x-a: 1" }],
-  ["a header name with a space", "headers.x trace", { headers: { "x trace": "t1" } }],
-  ["a header name with a colon", "headers.x:y", { headers: { "x:y": "t1" } }],
-  ["a header name with CR/LF", "headers.x\r\ny", { headers: { "x\r\ny": "t1" } }],
+  ["a header name with a space", "headers", { headers: { "x trace": "t1" } }],
+  ["a header name with a colon", "headers", { headers: { "x:y": "t1" } }],
+  ["a header name with CR/LF", "headers", { headers: { "x\r\ny": "t1" } }],
+  [
+    "a pasted header line holding a secret as a name",
+    "headers",
+    { headers: { [`Authorization: Bearer ${PASSWORD}`]: "" } },
+  ],
   ["a header pair with CR/LF", "headers.0", { headers: [["x-trace", "t1\r\nx-evil: 1"]] }],
   ["a header pair of one item", "headers.0", { headers: [["x-trace"]] }],
   ["params.header an array", "header", { params: { path: { eid: "init-fields" }, header: [["x-a", "1"]] } }],

@@ -63,17 +63,18 @@ const cases: Array<[string, (c: ReturnType<typeof createAudienceClient>) => Prom
     "headers.x-trace",
   ],
   // A name that is not an HTTP token (RFC 9110, Section 5.6.2): the runtime's Headers threw a raw TypeError.
+  // The issue names the headers, not the name: a pasted "Authorization: Bearer …" line is a secret.
   ...(["bad name", "", "x:y", "x\u00e9", "x\r\ny"] as const).flatMap(
     (name): Array<[string, (c: ReturnType<typeof createAudienceClient>) => Promise<unknown>, string]> => [
       [
         `a header name ${JSON.stringify(name)} in headers`,
         (c) => c.GET("/events/{eid}", { params: { path: { eid: "e1" } }, headers: { [name]: "v" } }),
-        `headers.${name}`,
+        "headers",
       ],
       [
         `a header name ${JSON.stringify(name)} in params.header`,
         (c) => c.GET("/events/{eid}", { params: { path: { eid: "e1" }, header: { [name]: "v" } } as never }),
-        `header.${name}`,
+        "header",
       ],
     ],
   ),
@@ -133,7 +134,7 @@ describe("header pairs", () => {
 
 describe("the headers option", () => {
   it.each(["bad name", "", "x:y", "x\u00e9"])(
-    "a header name %j throws from createAudienceClient, naming it (the runtime threw on every call)",
+    "a header name %j throws from createAudienceClient, naming the option (the runtime threw on every call)",
     (name) => {
       const error = (() => {
         try {
@@ -144,7 +145,53 @@ describe("the headers option", () => {
       })();
       // Options are refused as every option is (options/checks.ts): a TypeError naming the option.
       expect(error).toBeInstanceOf(TypeError);
-      expect((error as Error).message).toContain(`option "headers.${name}" is not a header name`);
+      expect((error as Error).message).toContain(`option "headers" has a name that is not a header name`);
     },
   );
+});
+
+describe("a name or key that is not a plain name is not repeated (it may hold a secret)", () => {
+  const secret = "sk_live_0123456789abcdef";
+  const line = `Authorization: Bearer ${secret}`;
+  const texts = (error: unknown) =>
+    [String(error), (error as Error).message, JSON.stringify((error as ValidationError).issues)].join("\n");
+  it.each([
+    ["a header line as a header's name", { headers: { [line]: "" } }, "headers"],
+    ["…in params.header", { params: { path: { eid: "e1" }, header: { [line]: "" } } }, "header"],
+    [
+      "a query line as a query key (with a bad value)",
+      { params: { path: { eid: "e1" }, query: { [`token=${secret}`]: new Date() } } },
+      "query",
+    ],
+    [
+      "…inside a parameter object",
+      { params: { path: { eid: "e1" }, query: { p: { [`token=${secret}`]: new Date() } } } },
+      "query.p",
+    ],
+    [
+      "a parameter object under such a key, with a limit over the cap",
+      { params: { path: { eid: "e1" }, query: { [`token=${secret}`]: { limit: 10_000 } } } },
+      "query",
+    ],
+  ])("%s: refused, the key not repeated", async (_name, init, field) => {
+    api = await startFakeApi();
+    const client = createAudienceClient({ baseUrl: api.url, credentials });
+    const error = await client.GET("/events/{eid}", init as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.field)).toContain(field);
+    expect(texts(error)).not.toContain(secret);
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it("the headers option: refused naming the option, the name not repeated", () => {
+    const error = (() => {
+      try {
+        createAudienceClient({ baseUrl: "http://127.0.0.1:9/api/v3", credentials, headers: { [line]: "" } });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(TypeError);
+    expect(String(error)).not.toContain(secret);
+  });
 });
