@@ -313,7 +313,7 @@ describe.skipIf(!enabled).each(["page", "worker"] as const)("a session provider 
     SCENARIO_MS,
   );
   it(
-    "a read whose init the browser cannot send is refused at once, naming the field, and never retried; the client works after",
+    "a read whose init the browser cannot send is refused at once, naming the field, and never retried; header pairs are sent as pairs; the client works after",
     async () => {
       const tag = `${context}-inits`;
       const inits = [
@@ -322,12 +322,30 @@ describe.skipIf(!enabled).each(["page", "worker"] as const)("a session provider 
         { mode: "navigate" },
         { credentials: "always" },
         { body: "x" },
+        { headers: { "bad name": "v" } }, // Chromium's Headers throws a TypeError quoting the name
+        { headers: [["x-trace"]] },
+        {
+          headers: [
+            ["x-trace", "t1"],
+            ["X-Trace", "t2"],
+          ],
+        }, // pairs, sent as the two headers they are
       ];
       const result = await run(context, "badInits", tag, inits);
       expect(result.context).toBe(scopeOf[context]);
-      expect(result.seen).toEqual([["priority"], ["init"], ["init"], ["init"], ["body"]]);
+      expect(result.seen).toEqual([
+        ["priority"],
+        ["init"],
+        ["init"],
+        ["init"],
+        ["body"],
+        ["headers"],
+        ["headers.0"],
+        "sent",
+      ]);
       expect(result.after).toBe(200);
-      expect(callsOf(tag)).toHaveLength(1); // the good read; no refused one reached the API
+      // the pairs and the good read; no refused one reached the API
+      expect(callsOf(tag).map((c) => c.trace)).toEqual(["t1, t2", ""]);
     },
     SCENARIO_MS,
   );

@@ -27,6 +27,8 @@ export interface ApiCall {
   readonly at: number;
   /** The token had expired when the call arrived. */
   readonly expired: boolean;
+  /** The call's `x-trace` header, "" when it had none. */
+  readonly trace: string;
 }
 
 export interface TokenSite {
@@ -88,7 +90,8 @@ export async function startTokenSite(files: Readonly<Record<string, string>>): P
     const expired = known !== undefined && known.expiresAt <= now;
     const ok = known !== undefined && !expired && !revoked.has(known.serial);
     const tag = String(req.headers["x-preferred-partner-id"] ?? "");
-    calls.push({ tag, path: req.path, serial: known?.serial ?? "", status: ok ? 200 : 401, at: now, expired });
+    const trace = String(req.headers["x-trace"] ?? "");
+    calls.push({ tag, path: req.path, serial: known?.serial ?? "", status: ok ? 200 : 401, at: now, expired, trace });
     if (!ok) json(res, 401, { message: expired ? "error.auth.expired" : "error.auth.invalid_token" });
     else
       json(res, 200, { eid: req.path.split("/")[2], serial: known.serial }, { "x-request-id": `rid-${calls.length}` });
