@@ -15,7 +15,6 @@ import { pathParamIssues, templateParams } from "../guards/path-params.ts";
 import { queryIssues } from "../guards/query-values.ts";
 import { rawPathIssues } from "../guards/raw-path.ts";
 import { pageLimitIssues } from "../guards/request-rules.ts";
-import { headerIssues } from "../guards/request-values.ts";
 import { validateRequest } from "../guards/validate-request.ts";
 import { operationOf } from "../internal/operation-index.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
@@ -186,8 +185,8 @@ function refuseBadValues(method: string, path: string, init: Record<string, unkn
   if (params?.query === undefined && params?.header === undefined && init.headers === undefined) return;
   const issues = [
     ...queryIssues(params?.query),
-    ...headerIssues(params?.header, "header"),
-    ...callHeaderIssues(init.headers),
+    ...callHeaderIssues(params?.header, "header"),
+    ...callHeaderIssues(init.headers, "headers"),
   ];
   if (issues.length) throw new ValidationError(issues, { method, path, expected: "valid input; nothing was sent" });
 }

@@ -10,11 +10,7 @@
  * check it as it is when the call is made.
  */
 
-const isPlain = (value: unknown): value is Record<string, unknown> => {
-  if (typeof value !== "object" || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-};
+import { isPlainObject as isPlain } from "../internal/is-record.ts";
 
 /**
  * The own enumerable fields, each read once. A spread: it copies an object literal's shape as it is

@@ -5,11 +5,20 @@
  * the pairs to openapi-fetch as a Headers. Loaded with the engine: only a call has pairs.
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
+import { isPlainObject } from "../internal/is-record.ts";
 import { headerIssues, headerNameIssue, headerScalarIssue } from "./request-values.ts";
 
-/** The issues of a call's `headers`: pairs, or what {@link headerIssues} takes. */
-export function callHeaderIssues(headers: unknown): ValidationIssue[] {
-  if (!Array.isArray(headers)) return headerIssues(headers, "headers");
+/**
+ * The issues of a call's `headers` (pairs too) or `params.header`: what {@link headerIssues} takes.
+ * An object that is neither a Headers nor a plain object (an array but a call's pairs, a Map,
+ * URLSearchParams, another library's Headers) is refused: openapi-fetch reads it with
+ * Object.entries, which sent an array's pairs as headers "0", "1"… and dropped a Map's in silence.
+ */
+export function callHeaderIssues(headers: unknown, field: "headers" | "header"): ValidationIssue[] {
+  const pairs = field === "headers" && Array.isArray(headers);
+  if (typeof headers === "object" && headers !== null && !(headers instanceof Headers) && !isPlainObject(headers))
+    if (!pairs) return [{ field, message: "must be a Headers object or a plain object" }];
+  if (!pairs) return headerIssues(headers, field);
   const issues: ValidationIssue[] = [];
   headers.forEach((pair: unknown, i) => {
     const issue =

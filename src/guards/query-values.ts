@@ -5,13 +5,9 @@
  * runs it: it loads with the engine, not with `createAudienceClient`.
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
+import { isPlainObject } from "../internal/is-record.ts";
 import { keyField } from "../internal/key-field.ts";
 import { hasLoneSurrogate } from "./request-values.ts";
-
-const isPlainObject = (value: object): boolean => {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-};
 
 /** One scalar query value: a string of well-formed text, a finite number, a boolean or a bigint. */
 function scalarIssue(value: unknown): string | undefined {

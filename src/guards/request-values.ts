@@ -37,12 +37,12 @@ export const headerNameIssue = (name: unknown): string | undefined =>
  * a scalar, an array of scalars (each appended, so Headers joins them with ", "), or
  * `undefined`/`null` (skipped; null deletes the header, so its name must still be one). The text
  * must be header text (CR, LF and non-Latin-1 stay refused: Fetch would throw a raw TypeError
- * quoting the value). An array is refused: openapi-fetch reads it with Object.entries, as headers
- * "0", "1"… (a call's [name, value] pairs are checked in header-pairs.ts).
+ * quoting the value). What is neither a Headers nor a plain object is refused before this is
+ * asked (options/transport.ts, header-pairs.ts: openapi-fetch reads an array or a Map with
+ * Object.entries, as headers "0", "1"… or none).
  */
 export function headerIssues(headers: unknown, field: string): ValidationIssue[] {
   if (headers === undefined || headers === null || headers instanceof Headers) return [];
-  if (Array.isArray(headers)) return [{ field, message: "must be a Headers object or a plain object" }];
   const issues: ValidationIssue[] = [];
   for (const [name, value] of typeof headers === "object" ? Object.entries(headers) : []) {
     if (value === undefined) continue;

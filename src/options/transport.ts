@@ -5,9 +5,10 @@
 
 import type { HeadersOptions } from "openapi-fetch";
 import { headerIssues } from "../guards/request-values.ts";
+import { isPlainObject } from "../internal/is-record.ts";
 import { CLIENT_DEFAULTS, SPEC } from "../limits.ts";
 import type { AudienceClientOptions, ClientConfig } from "../option-types.ts";
-import { fail, isObject, own, positiveInt } from "./checks.ts";
+import { fail, own, positiveInt } from "./checks.ts";
 import { retryOptions } from "./retry.ts";
 
 type TransportConfig = Pick<
@@ -40,7 +41,8 @@ export function transportOptions(options: AudienceClientOptions): TransportConfi
 /** openapi-fetch's `headers` option, checked once as a call's headers are (guards/request-values.ts). */
 function baseHeaders(value: unknown): HeadersOptions | undefined {
   if (value === undefined || value instanceof Headers) return value === undefined ? undefined : new Headers(value);
-  if (!isObject(value) || Array.isArray(value)) return fail("headers", "must be a Headers object or a plain object");
+  // A Map's entries (or another library's Headers') would be dropped in silence: only a plain object's are read.
+  if (!isPlainObject(value)) return fail("headers", "must be a Headers object or a plain object");
   // Read once: what is checked is what every call sends.
   const headers = own(value);
   const [issue] = headerIssues(headers, "headers");

@@ -78,6 +78,23 @@ const cases: Array<[string, (c: ReturnType<typeof createAudienceClient>) => Prom
       ],
     ],
   ),
+  // openapi-fetch reads headers with Object.entries: a Map's (or another library's Headers') were dropped in silence.
+  [
+    "headers as a Map",
+    (c) => c.GET("/events/{eid}", { params: { path: { eid: "e1" } }, headers: new Map([["x-trace", "t1"]]) as never }),
+    "headers",
+  ],
+  [
+    "headers as URLSearchParams",
+    (c) =>
+      c.GET("/events/{eid}", { params: { path: { eid: "e1" } }, headers: new URLSearchParams("x-trace=t1") as never }),
+    "headers",
+  ],
+  [
+    "params.header as a Map",
+    (c) => c.GET("/events/{eid}", { params: { path: { eid: "e1" }, header: new Map([["x-trace", "t1"]]) } as never }),
+    "header",
+  ],
   // Pairs are checked as the pairs they are (openapi-fetch read them with Object.entries, as headers "0", "1"…).
   ...(
     [
@@ -181,6 +198,16 @@ describe("a name or key that is not a plain name is not repeated (it may hold a 
     expect((error as ValidationError).issues.map((i) => i.field)).toContain(field);
     expect(texts(error)).not.toContain(secret);
     expect(api.requests).toHaveLength(0);
+  });
+
+  it("the headers option as a Map: refused naming the option (its entries were dropped in silence)", () => {
+    expect(() =>
+      createAudienceClient({
+        baseUrl: "http://127.0.0.1:9/api/v3",
+        credentials,
+        headers: new Map([["x-app", "dash"]]) as never,
+      }),
+    ).toThrow(/option "headers" must be a Headers object or a plain object/);
   });
 
   it("the headers option: refused naming the option, the name not repeated", () => {
