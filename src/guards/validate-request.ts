@@ -55,8 +55,10 @@ function check(call: OutgoingCall, maxPageLimit: number, all: Schemas): void {
   const issues: ValidationIssue[] = pathParamIssues(call.params?.path, call.op.pathParams);
   const schemas = all[key];
   if (schemas?.query) append(issues, schemaIssues(schemas.query, call.params?.query ?? {}, "query"));
-  if (schemas?.body) append(issues, schemaIssues(schemas.body, call.body, "body"));
-  append(issues, jsonBodyIssues(call.body, CLIENT_DEFAULTS.maxJsonBodyDepth));
+  const bodyIssues = schemas?.body ? schemaIssues(schemas.body, call.body, "body") : [];
+  append(issues, bodyIssues);
+  // A body the schema refused is not refused again as a whole (a NaN it named "must be a finite number").
+  if (!bodyIssues.length) append(issues, jsonBodyIssues(call.body, CLIENT_DEFAULTS.maxJsonBodyDepth));
   append(issues, ruleIssues(key, call.params?.query, call.body, maxPageLimit));
   if (issues.length)
     throw new ValidationError(issues, {

@@ -81,6 +81,45 @@ describe("an eid sent from a parameter object is held to an eid's rules", () => 
   });
 });
 
+describe("a JSON body holds nothing JSON would lose in silence", () => {
+  // JSON.stringify sends NaN and Infinity as null, and a Map or Set as {}: refused, nothing sent.
+  it.each([
+    ["NaN in an open field", "/reports/daily", { total: Number.NaN }],
+    ["Infinity in a nested array", "/reports/daily", { rows: [{ sold: Number.POSITIVE_INFINITY }] }],
+    ["a Map", "/reports/daily", { byCity: new Map([["Berlin", 3]]) }],
+    ["a Set", "/reports/daily", { tags: new Set(["jazz"]) }],
+    ["a Map as the body", "/reports/daily", new Map([["a", 1]])],
+    [
+      "a Set in a described body's open shape",
+      "/campaigns_setup",
+      { eid: "e1", tc: "x", tc_run_id: 1, extra: new Set([1]) },
+    ],
+  ])("%s: refused naming the body, nothing sent", async (_name, path, body) => {
+    api = await startFakeApi();
+    const error = await (make().POST as unknown as Untyped)(path, { body }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((i) => i.field)).toContain("body");
+    expect(api.requests).toHaveLength(0);
+  });
+
+  it("a Date, a class's fields and a FormData are sent as they were", async () => {
+    api = await startFakeApi();
+    const client = make();
+    class Row {
+      sold = 3;
+    }
+    for (const body of [{ at: new Date(0) }, { row: new Row() }, new FormData()])
+      expect((await (client.POST as unknown as Untyped)("/reports/daily", { body })).response.status).toBe(200);
+    expect(api.calls().map((c) => c.body.slice(0, 2))).toEqual(['{"', '{"', "--"]); // the form as multipart
+    expect(
+      api
+        .calls()
+        .map((c) => c.body.slice(0, 40))
+        .slice(0, 2),
+    ).toEqual(['{"at":"1970-01-01T00:00:00.000Z"}', '{"row":{"sold":3}}']);
+  });
+});
+
 describe("the endpoints partner tokens cannot use", () => {
   it.each([
     "/campaign_results/",
