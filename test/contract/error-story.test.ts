@@ -34,19 +34,13 @@ import {
   watchAdPlatformConnection,
 } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
-import { routeSetupApi } from "../support/fake-setup-api.ts";
+import { routeSetupApi, SETUP_DRAFT } from "../support/fake-setup-api.ts";
 import { json } from "../support/recording-server.ts";
 
 let api: FakeApi;
 afterEach(() => api?.close());
 const credentials = { username: "u", password: "pw-story" };
-const draft = {
-  goal: "UTILIZATION" as const,
-  total_budget: 1000,
-  start_date: "2027-03-01",
-  end_date: "2027-03-31",
-  tc_run_id: 7,
-};
+const draft = SETUP_DRAFT;
 const make = (extra: Record<string, unknown> = {}) =>
   createAudienceClient({ baseUrl: api.url, credentials, retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...extra });
 const environment = () => {

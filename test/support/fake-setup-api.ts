@@ -6,6 +6,15 @@
 import type { FakeApi } from "./fake-api.ts";
 import { json } from "./recording-server.ts";
 
+/** A valid draft (Section 3), for tests that create and publish setups against this fake. */
+export const SETUP_DRAFT = Object.freeze({
+  goal: "UTILIZATION" as const,
+  total_budget: 1000,
+  start_date: "2027-03-01",
+  end_date: "2027-03-31",
+  tc_run_id: 7,
+});
+
 export interface SetupStore {
   drafts: Map<string, Record<string, unknown>>;
   published: Set<string>;

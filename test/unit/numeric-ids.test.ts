@@ -10,18 +10,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createClientWithSeams } from "../../src/create-client.ts";
 import { SetupStateError } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
-import { routeSetupApi } from "../support/fake-setup-api.ts";
+import { routeSetupApi, SETUP_DRAFT } from "../support/fake-setup-api.ts";
 
 let api: FakeApi;
 afterEach(() => api?.close());
 const credentials = { username: "u", password: "pw-numeric-ids" };
-const draft = {
-  goal: "UTILIZATION" as const,
-  total_budget: 1000,
-  start_date: "2027-03-01",
-  end_date: "2027-03-31",
-  tc_run_id: 7,
-};
+const draft = SETUP_DRAFT;
 const make = () =>
   createClientWithSeams(
     { baseUrl: api.url, credentials, adPlatform: "meta", retry: { baseDelayMs: 1, maxDelayMs: 2 } },

@@ -149,17 +149,21 @@ describe("header pairs", () => {
   });
 });
 
+/** What createAudienceClient throws for the `headers` option `headers`; undefined if nothing. */
+function optionRefusal(headers: Record<string, string>): unknown {
+  try {
+    createAudienceClient({ baseUrl: "http://127.0.0.1:9/api/v3", credentials, headers });
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
 describe("the headers option", () => {
   it.each(["bad name", "", "x:y", "x\u00e9"])(
     "a header name %j throws from createAudienceClient, naming the option (the runtime threw on every call)",
     (name) => {
-      const error = (() => {
-        try {
-          createAudienceClient({ baseUrl: "http://127.0.0.1:9/api/v3", credentials, headers: { [name]: "v" } });
-        } catch (e) {
-          return e;
-        }
-      })();
+      const error = optionRefusal({ [name]: "v" });
       // Options are refused as every option is (options/checks.ts): a TypeError naming the option.
       expect(error).toBeInstanceOf(TypeError);
       expect((error as Error).message).toContain(`option "headers" has a name that is not a header name`);
@@ -211,13 +215,7 @@ describe("a name or key that is not a plain name is not repeated (it may hold a 
   });
 
   it("the headers option: refused naming the option, the name not repeated", () => {
-    const error = (() => {
-      try {
-        createAudienceClient({ baseUrl: "http://127.0.0.1:9/api/v3", credentials, headers: { [line]: "" } });
-      } catch (e) {
-        return e;
-      }
-    })();
+    const error = optionRefusal({ [line]: "" });
     expect(error).toBeInstanceOf(TypeError);
     expect(String(error)).not.toContain(secret);
   });

@@ -2,19 +2,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createClientWithSeams } from "../../src/create-client.ts";
 import { ApiError, ServerError, SetupStateError, ValidationError } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
-import { routeSetupApi } from "../support/fake-setup-api.ts";
+import { routeSetupApi, SETUP_DRAFT } from "../support/fake-setup-api.ts";
 import { json } from "../support/recording-server.ts";
 
 let api: FakeApi;
 afterEach(() => api?.close());
 const credentials = { username: "u", password: "pw-setup" };
-const draft = {
-  goal: "UTILIZATION" as const,
-  total_budget: 1000,
-  start_date: "2027-03-01",
-  end_date: "2027-03-31",
-  tc_run_id: 7,
-};
+const draft = SETUP_DRAFT;
 const make = (extra: Record<string, unknown> = {}) =>
   createClientWithSeams(
     { baseUrl: api.url, credentials, adPlatform: "meta", retry: { baseDelayMs: 1, maxDelayMs: 2 }, ...extra },
