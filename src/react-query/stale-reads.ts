@@ -59,7 +59,15 @@ export function eidOfWrite(init: unknown): string | undefined {
     body?: unknown;
   };
   const found = params?.path?.eid ?? params?.query?.eid ?? (body as { eid?: unknown } | undefined)?.eid;
-  return typeof found === "string" ? found : undefined;
+  return eidText(found);
+}
+
+/**
+ * An eid as it is sent: a number in a path or a query goes out as its text (Section 1.3), so
+ * `123` and `"123"` name one event. Anything else names none.
+ */
+export function eidText(value: unknown): string | undefined {
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined;
 }
 
 /** The key prefixes to invalidate after `write` succeeded with `init` (below the partner part). */
