@@ -91,7 +91,7 @@ function openapiInit(
     ...(signal ? { signal } : {}),
   };
   for (const key of Object.keys(init)) if (!(key in given)) given[key] = init[key];
-  // [name, value] pairs (checked: guards/request-values.ts): openapi-fetch reads an array with
+  // [name, value] pairs (checked: guards/header-pairs.ts): openapi-fetch reads an array with
   // Object.entries, which would send each pair as a header named by its index.
   if (Array.isArray(init.headers)) given.headers = new Headers(init.headers as [string, string][]);
   // A 2xx the transport parsed is not parsed again; a middleware's onResponse reads it itself.

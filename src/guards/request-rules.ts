@@ -51,7 +51,7 @@ export function pageLimitIssues(query: unknown, maxPageLimit: number): Validatio
   forEachSentParam(query, (key, value, field) => {
     if (key === "limit" && (Array.isArray(value) ? value : [value]).some(over))
       issues.push({
-        field: field,
+        field,
         message: `must be at most ${maxPageLimit}: bulk reads paginate, and large pages such as limit=10000 are refused by the API's guidance (Section 8.5); page through results instead`,
       });
   });
