@@ -1,5 +1,6 @@
 /** createMcpServer's options, checked and defaulted once. */
 import type { AudienceClientOptions } from "../index.ts";
+import { MAX_TIMER_MS } from "../internal/timers.ts";
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -33,8 +34,9 @@ export interface McpConfig {
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
   if (value === undefined) return fallback;
-  if (!(typeof value === "number" && value > 0 && Number.isFinite(value)))
-    throw new TypeError(`createMcpServer: ${name} must be a positive number of ms`);
+  // Past MAX_TIMER_MS a timer fires at once: a question would time out before anyone could answer.
+  if (!(typeof value === "number" && value > 0 && value <= MAX_TIMER_MS))
+    throw new TypeError(`createMcpServer: ${name} must be a positive number of ms, at most ${MAX_TIMER_MS}`);
   return value;
 };
 

@@ -44,6 +44,13 @@ describe("createMcpServer", () => {
     expect(() => createMcpServer({ client, confirmTimeoutMs: Number.NaN })).toThrow(/confirmTimeoutMs/);
   });
 
+  it("refuses a bound past what a timer can wait (2^31 - 1 ms: above it a timer fires at once), naming it", () => {
+    // A question asked with a timer that fires at once would time out before the person could answer.
+    expect(() => createMcpServer({ client, confirmTimeoutMs: 2 ** 31 })).toThrow(/^createMcpServer: confirmTimeoutMs/);
+    expect(() => createMcpServer({ client, deadlineMs: 1e12 })).toThrow(/^createMcpServer: deadlineMs/);
+    expect(createMcpServer({ client, confirmTimeoutMs: 2 ** 31 - 1 }).client).toBeDefined();
+  });
+
   it("makes its client with a deadline per call no longer than the tool calls' bound", () => {
     expect(createMcpServer({ client }).client.config.retry.deadlineMs).toBe(15_000);
     expect(createMcpServer({ client, deadlineMs: 9_000 }).client.config.retry.deadlineMs).toBe(9_000);
