@@ -6,11 +6,13 @@
  * turned into CR LF ended in a raw TypeError. Copied: the init's own enumerable fields, and one
  * level of `params.path`, `params.query`, `params.header` and `headers` when they are plain
  * objects (anything else is left for the checks to refuse), a path value given as a number as its
- * text. A body is the caller's object, read again by JSON.stringify: the request schemas
- * check it as it is when the call is made.
+ * text, and a body's arrays and plain objects at every level (a value that answered `1000` to the
+ * request schema went out as `"lots"`, a count checked finite went out as `null`).
  */
 
+import { isContainer } from "../guards/json-body.ts";
 import { isPlainObject as isPlain } from "../internal/is-record.ts";
+import { CLIENT_DEFAULTS } from "../limits.ts";
 
 /**
  * The own enumerable fields, each read once. A spread: it copies an object literal's shape as it is
@@ -34,6 +36,39 @@ function asSent(path: Record<string, unknown>): Record<string, unknown> {
   return path;
 }
 
+type Copy = Record<string, unknown>;
+
+/**
+ * A body's arrays and plain objects, copied with each value read once; anything else (a Date, a
+ * Blob, a class's instance) is kept as it is, for JSON.stringify or the body serializer to read.
+ * An explicit stack: a body nested thousands deep overflows no recursion here. Past `maxDepth`
+ * the caller's object is kept, and guards/json-body.ts refuses the body for its depth. A container
+ * met twice (a cycle, a shared branch) is copied once, so a cycle is still one to that check.
+ */
+function copyContainers(body: object, maxDepth: number): Copy {
+  const copies = new Map<object, Copy>();
+  const copyOf = (node: object): Copy => {
+    // Array.prototype.slice, not the array's own: it reads the length and each index once, holes kept.
+    const copy = (Array.isArray(node) ? Array.prototype.slice.call(node) : { ...node }) as Copy;
+    copies.set(node, copy);
+    return copy;
+  };
+  const root = copyOf(body);
+  const stack: Array<[Copy, number]> = [[root, 1]];
+  for (let step = stack.pop(); step; step = stack.pop()) {
+    const [copy, depth] = step;
+    if (depth >= maxDepth) continue;
+    for (const key of Object.keys(copy)) {
+      const child = copy[key];
+      if (!isContainer(child)) continue;
+      const seen = copies.get(child);
+      copy[key] = seen ?? copyOf(child);
+      if (!seen) stack.push([copy[key] as Copy, depth + 1]);
+    }
+  }
+  return root;
+}
+
 /** The init every step of the call reads (see above). */
 export function readOnce(init: Record<string, unknown>): Record<string, unknown> {
   const copy = fieldsOf(init);
@@ -47,5 +82,6 @@ export function readOnce(init: Record<string, unknown>): Record<string, unknown>
     copy.params = parts;
   }
   if (isPlain(headers)) copy.headers = fieldsOf(headers);
+  if (isContainer(copy.body)) copy.body = copyContainers(copy.body, CLIENT_DEFAULTS.maxJsonBodyDepth);
   return copy;
 }

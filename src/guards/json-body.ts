@@ -9,7 +9,7 @@
 import type { ValidationIssue } from "../errors/validation-error.ts";
 
 /** Arrays and plain objects: what `JSON.stringify` walks into (class instances, buffers and forms are left alone). */
-function isContainer(value: unknown): value is object {
+export function isContainer(value: unknown): value is object {
   if (typeof value !== "object" || value === null) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return Array.isArray(value) || proto === null || Object.getPrototypeOf(proto) === null;

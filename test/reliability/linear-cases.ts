@@ -6,6 +6,7 @@
  */
 import { table } from "../../scripts/demo-print.ts";
 import { errorCodeOf, groupsClaims } from "../../src/assumptions.ts";
+import { readOnce } from "../../src/call/read-once.ts";
 import { jsonBodyIssues } from "../../src/guards/json-body.ts";
 import { idIssues } from "../../src/guards/path-params.ts";
 import { rawPathIssues } from "../../src/guards/raw-path.ts";
@@ -168,6 +169,11 @@ export const cases: Record<string, LinearCase> = {
     n: 20_000,
     input: (n) => ({ creatives: [nested(n / 10, "a", 1), ...Array.from({ length: n }, (_, i) => ({ i, tags: [i] }))] }),
     run: (body: unknown) => jsonBodyIssues(body, 1_000_000),
+  }),
+  "body read once: wide and deep body copied": linear({
+    n: 20_000,
+    input: (n) => ({ creatives: [nested(n / 10, "a", 1), ...Array.from({ length: n }, (_, i) => ({ i, tags: [i] }))] }),
+    run: (body: unknown) => readOnce({ body }),
   }),
   // Text for humans.
   "terminal escaping": linear({

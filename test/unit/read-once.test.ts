@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createAudienceClient } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
+import { SETUP_DRAFT } from "../support/fake-setup-api.ts";
 
 let api: FakeApi | undefined;
 afterEach(async () => {
@@ -67,6 +68,37 @@ describe("a call's values are read once: what is checked is what is sent", () =>
     const init = turning<unknown>("body", body, { name: 5 }, { params: { path: { eid: "e1" } } });
     await c.POST("/reports/{eid}" as never, init as never);
     expect(api?.calls().map((r) => r.body)).toEqual([JSON.stringify(body)]);
+  });
+
+  it("a body field that turns invalid after the request schema checked it is sent as it was checked", async () => {
+    const c = await client();
+    const draft = turning<unknown>("total_budget", 1000, "lots", { ...SETUP_DRAFT });
+    const result = await c.PUT("/setup_processes/{eid}", { params: { path: { eid: "e1" } }, body: draft } as never);
+    expect(result.response.status).toBe(200);
+    expect(api?.calls().map((r) => JSON.parse(r.body).total_budget)).toEqual([1000]);
+  });
+
+  it("a body value outside the request schemas that turns into NaN is sent as it was checked, not as null", async () => {
+    const c = await client();
+    const body = { nested: turning<unknown>("count", 3, Number.NaN) };
+    const result = await c.POST("/reports/" as never, { body } as never);
+    expect(result.response.status).toBe(200);
+    expect(api?.calls().map((r) => r.body)).toEqual(['{"nested":{"count":3}}']);
+  });
+
+  it("each value of a JSON body is read once", async () => {
+    const c = await client();
+    let reads = 0;
+    const body = Object.defineProperty({ ...SETUP_DRAFT }, "goal", {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        return "UTILIZATION";
+      },
+    });
+    await c.PUT("/setup_processes/{eid}", { params: { path: { eid: "e1" } }, body } as never);
+    expect(api?.calls()).toHaveLength(1);
+    expect(reads).toBe(1);
   });
 
   it("the headers option: a value that turns into CR LF is sent as it was checked", async () => {
