@@ -1,6 +1,6 @@
 /**
  * What a call is checked with is what it is sent with: each field of the init, and each value of
- * its parameters and headers, is read once. A getter (or a Proxy) that answers one value to the
+ * its parameters, headers and JSON body, is read once. A getter (or a Proxy) that answers one value to the
  * checks and another to openapi-fetch would otherwise move a call past them: an `eid` that is `e1`
  * when checked and `..` when sent took the call out of the API's path (`GET /api/v3/`), a page
  * limit over the cap went out, and a header value with CR LF ended in a raw TypeError.
