@@ -1,8 +1,8 @@
 /**
  * A JSON body openapi-fetch cannot serialize fails inside `JSON.stringify` with a raw error: a
  * RangeError when it nests a few thousand levels deep (the serializer recurses), a TypeError for a
- * cycle or a BigInt. What it would send as something else without a word is refused too: NaN and
- * Infinity become `null`, a Map or Set `{}` (a value lost in silence). The body is walked first,
+ * cycle or a BigInt. What it would send as something else without a word is refused too: NaN,
+ * Infinity and an array's holes become `null`, a Map or Set `{}` (a value lost in silence). The body is walked first,
  * with an explicit stack (no recursion of our own), and such a body is refused as the caller's
  * input, naming it.
  */
@@ -36,9 +36,13 @@ export function jsonBodyIssues(body: unknown, maxDepth: number): ValidationIssue
     else if (onPath.has(node)) why = "contains a cycle";
     else if (depth > maxDepth) why = `is nested more than ${maxDepth} levels deep`;
     else {
+      const children = Object.values(node);
+      // Fewer elements than its length: holes, which JSON sends as null (and a sparse array's length of them).
+      if (Array.isArray(node) && children.length < node.length)
+        why = "holds an array with holes, which JSON sends as null";
       onPath.add(node);
       stack.push([node, -1]);
-      for (const child of Object.values(node)) stack.push([child, depth + 1]);
+      for (const child of children) stack.push([child, depth + 1]);
     }
   }
   return why ? [{ field: "body", message: `${why}; it cannot be sent as JSON` }] : [];

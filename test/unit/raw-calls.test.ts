@@ -81,6 +81,12 @@ describe("an eid sent from a parameter object is held to an eid's rules", () => 
   });
 });
 
+/** `values` with the element at `at` deleted: a hole, which JSON sends as null. */
+function withHole(values: unknown[], at: number): unknown[] {
+  delete values[at];
+  return values;
+}
+
 describe("a JSON body holds nothing JSON would lose in silence", () => {
   // JSON.stringify sends NaN and Infinity as null, and a Map or Set as {}: refused, nothing sent.
   it.each([
@@ -89,6 +95,10 @@ describe("a JSON body holds nothing JSON would lose in silence", () => {
     ["a Map", "/reports/daily", { byCity: new Map([["Berlin", 3]]) }],
     ["a Set", "/reports/daily", { tags: new Set(["jazz"]) }],
     ["a Map as the body", "/reports/daily", new Map([["a", 1]])],
+    // A hole in an array is sent as null; a sparse array of length 1e8 was 500 MB of nulls, 30 s of CPU.
+    ["an array with a hole", "/reports/daily", { rows: withHole([1, 2, 3], 1) }],
+    ["a sparse array as the body", "/reports/daily", Object.assign([], { length: 3 })],
+    ["a sparse array of length 10^8 + 1", "/reports/daily", { rows: Object.assign([1], { [10 ** 8]: 2 }) }],
     [
       "a Set in a described body's open shape",
       "/campaigns_setup",
