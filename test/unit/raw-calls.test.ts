@@ -98,6 +98,10 @@ describe("a JSON body holds nothing JSON would lose in silence", () => {
     // A hole in an array is sent as null; a sparse array of length 1e8 was 500 MB of nulls, 30 s of CPU.
     ["an array with a hole", "/reports/daily", { rows: withHole([1, 2, 3], 1) }],
     ["a sparse array as the body", "/reports/daily", Object.assign([], { length: 3 })],
+    ["undefined in an array", "/reports/daily", { rows: [1, undefined] }],
+    ["a function in an array", "/reports/daily", { rows: [() => 1] }],
+    ["a symbol in an array", "/reports/daily", { rows: [Symbol("s")] }],
+    ["an invalid Date", "/reports/daily", { at: new Date(Number.NaN) }],
     ["a sparse array of length 10^8 + 1", "/reports/daily", { rows: Object.assign([1], { [10 ** 8]: 2 }) }],
     [
       "a Set in a described body's open shape",
