@@ -112,7 +112,9 @@ export const BROWSER_MINIMUM_BUDGET_KB = 9.98;
 // null, and a sparse array's whole length of them), +0.06.
 // 41.10 measured (42 080 B) once undefined, a function or a symbol in a body's array and an invalid
 // Date were refused too (JSON sent each as null), +0.06.
-export const BROWSER_LOADED_BUDGET_KB = 41.1;
+// 41.28 measured (42 264 B) once such a body's issue named its field (`body.rows.0.sold`, not
+// `body`), and the walk checked leaves where it met them (2.5× faster on 200 000 rows), +0.18.
+export const BROWSER_LOADED_BUDGET_KB = 41.28;
 
 /**
  * What the React Query binding (`/react-query`) may add to an app that already uses the client
