@@ -7,8 +7,9 @@ import type { PartnerCoordination, PartnerKey } from "../coordination/coordinato
 import type { ServerClock } from "../internal/server-clock.ts";
 import { SPEC } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
+import { lazyRateWatch } from "./lazy-rate-watch.ts";
 import { localCoordinator } from "./partner-state.ts";
-import { type RateState, RateStateWatch, rateStateOf } from "./rate-state.ts";
+import { type RateState, rateStateOf } from "./rate-state.ts";
 
 export interface PartnerRegistry {
   /** The partner's shared state (its slots, pace and cool-down: the `coordinator` option). */
@@ -51,15 +52,15 @@ export function partnerRegistry(config: PartnerOptions, clock: ServerClock, logg
   const rateState = (partnerId: string | undefined): RateState =>
     rateStateOf(partnerId, partnerFor(partnerId).load(), clock);
   const listener = config.onRateStateChange;
-  const watch =
+  const check =
     listener &&
-    new RateStateWatch(listener, (message, error) =>
+    lazyRateWatch(listener, (message, error) =>
       logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
     );
   const onResponse =
-    watch &&
+    check &&
     ((partnerId: string | undefined): void =>
-      watch.check(
+      check(
         partnerId ?? "",
         () => rateState(partnerId),
         () => partnerFor(partnerId).load().quietLeftMs,

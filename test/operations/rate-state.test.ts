@@ -4,6 +4,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Coordinator, PartnerLoad } from "../../src/coordination/index.ts";
 import { createAudienceClient, RateLimitError, type RateState, unwrap } from "../../src/index.ts";
 import { json, type RecordingServer, startRecordingServer } from "../support/recording-server.ts";
 import { startSkewedApi } from "../support/skewed-api.ts";
@@ -14,6 +15,45 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
+
+/** Waits until `done`, polling every 10 ms, at most about 5 s. */
+const until = async (done: () => boolean) => {
+  for (let waited = 0; !done() && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+};
+
+/**
+ * A coordinator whose partner state comes from `loadAt(now, rateLimitedAt)`, on a clock that moves
+ * only when the state is read (`step` ms per read): which read first sees a change is then exact.
+ * Every turn is free at once; a 429 sets `rateLimitedAt`.
+ */
+function scriptedCoordinator(step: number, loadAt: (now: number, rateLimitedAt: number) => Partial<PartnerLoad>) {
+  let now = 0;
+  let rateLimitedAt = Number.NEGATIVE_INFINITY;
+  const coordinator: Coordinator = {
+    partner: () => ({
+      turn: () => ({
+        slotWaitMs: undefined,
+        paceWaitMs: undefined,
+        done: (outcome) => {
+          if (outcome.kind === "rate-limited") rateLimitedAt = now;
+        },
+      }),
+      load: () => {
+        now += step;
+        return {
+          inFlight: 0,
+          queued: { interactive: 0, background: 0 },
+          concurrencyLimit: 8,
+          pace: undefined,
+          coolDownUntil: undefined,
+          quietLeftMs: 0,
+          ...loadAt(now, rateLimitedAt),
+        };
+      },
+    }),
+  };
+  return coordinator;
+}
 
 const sessionOf = () => {
   const t = makeTokens();
@@ -127,9 +167,6 @@ describe("after a 429", () => {
       },
     });
     const get = () => client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
-    const until = async (done: () => boolean) => {
-      for (let waited = 0; !done() && waited < 5000; waited += 10) await new Promise((r) => setTimeout(r, 10));
-    };
     await get();
     await get();
     await until(() => seen.length >= 1);
@@ -144,6 +181,111 @@ describe("after a 429", () => {
     await until(() => seen.length >= 3);
     expect(seen[2]).toMatchObject({ concurrencyLimit: 8 });
     expect(warnings.some((w) => w.includes("onRateStateChange threw"))).toBe(true);
+  });
+
+  it("onRateStateChange: the end of a quiet period is reported even when it ends between two reads of the state", async () => {
+    // The quiet period is 10 ms of a clock that moves 1 ms per read: for one of the two lengths it
+    // ends between two reads of one check, whatever the number of reads before.
+    server = await startRecordingServer((_req, res) => json(res, 429, {}, { "retry-after": "0" }));
+    for (const quietMs of [10, 11]) {
+      const seen: RateState[] = [];
+      const client = createAudienceClient({
+        baseUrl: server.url,
+        partnerId: "acme",
+        session: sessionOf(),
+        retry: { maxAttempts: 1 },
+        onRateStateChange: (state) => seen.push(state),
+        coordinator: scriptedCoordinator(1, (now, at) => ({
+          concurrencyLimit: now - at < quietMs ? 4 : 8,
+          quietLeftMs: Math.max(0, at + quietMs - now),
+        })),
+      });
+      await client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
+      await until(() => seen.length >= 2);
+      expect(
+        seen.map((s) => s.concurrencyLimit),
+        `quiet period of ${quietMs}`,
+      ).toEqual([4, 8]);
+    }
+  });
+
+  it("onRateStateChange: the end of a cool-down that outlasts the quiet period is reported without another response", async () => {
+    server = await startRecordingServer((_req, res) => json(res, 429, {}, { "retry-after": "1" }));
+    const seen: RateState[] = [];
+    const client = createAudienceClient({
+      baseUrl: server.url,
+      partnerId: "acme",
+      session: sessionOf(),
+      rateLimitQuietPeriodMs: 200,
+      retry: { maxAttempts: 1 },
+      onRateStateChange: (state) => seen.push(state),
+    });
+    await client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
+    await until(() => seen.length >= 3);
+    expect(seen.map((s) => [s.concurrencyLimit, s.coolDownUntil === null])).toEqual([
+      [4, false],
+      [8, false],
+      [8, true],
+    ]);
+    expect(Date.now()).toBeGreaterThanOrEqual(seen[1]?.coolDownUntil ?? Number.POSITIVE_INFINITY);
+  });
+
+  it("onRateStateChange: a cool-down longer than the longest timer is reported, and watched without a warning", async () => {
+    server = await startRecordingServer((_req, res) => json(res, 429, {}, { "retry-after": "99999999999" }));
+    const seen: RateState[] = [];
+    const warnings: string[] = [];
+    const client = createAudienceClient({
+      baseUrl: server.url,
+      partnerId: "acme",
+      session: sessionOf(),
+      rateLimitQuietPeriodMs: 100,
+      retry: { maxAttempts: 1 },
+      logger: { warn: (m: string) => warnings.push(m) },
+      onRateStateChange: (state) => seen.push(state),
+    });
+    const { error } = await client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
+    expect(error).toBeDefined();
+    await until(() => seen.length >= 2);
+    expect(seen.map((s) => s.concurrencyLimit)).toEqual([4, 8]);
+    expect(seen[1]?.coolDownUntil).toBeGreaterThan(Date.now() + 2 ** 31);
+    expect(warnings).toEqual([]);
+  });
+
+  it("onRateStateChange: a pace that ends with no response to announce it is reported as ended", async () => {
+    server = await startRecordingServer((_req, res) => json(res, 200, {}));
+    const endsAt = performance.now() + 600;
+    const seen: RateState[] = [];
+    const client = createAudienceClient({
+      baseUrl: server.url,
+      partnerId: "acme",
+      session: sessionOf(),
+      onRateStateChange: (state) => seen.push(state),
+      coordinator: scriptedCoordinator(0, () => ({ pace: performance.now() < endsAt ? 2 : undefined })),
+    });
+    await client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
+    await until(() => seen.length >= 2);
+    expect(seen.map((s) => s.pace)).toEqual([2, null]);
+  });
+
+  it("onRateStateChange: a coordinator whose state cannot be read later is warned about, never thrown from a timer", async () => {
+    server = await startRecordingServer((_req, res) => json(res, 200, {}));
+    let reads = 0;
+    const warnings: string[] = [];
+    const client = createAudienceClient({
+      baseUrl: server.url,
+      partnerId: "acme",
+      session: sessionOf(),
+      logger: { warn: (m: string) => warnings.push(m) },
+      onRateStateChange: () => {},
+      coordinator: scriptedCoordinator(0, () => {
+        reads += 1;
+        if (reads > 2) throw new Error("store gone");
+        return { pace: 2 };
+      }),
+    });
+    await client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
+    await until(() => warnings.length >= 1);
+    expect(warnings).toEqual([expect.stringContaining("rate state could not be read")]);
   });
 
   it("a bad onRateStateChange is refused by name", () => {
