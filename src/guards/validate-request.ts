@@ -57,7 +57,7 @@ function check(call: OutgoingCall, maxPageLimit: number, all: Schemas): void {
   if (schemas?.query) append(issues, schemaIssues(schemas.query, call.params?.query ?? {}, "query"));
   const bodyIssues = schemas?.body ? schemaIssues(schemas.body, call.body, "body") : [];
   append(issues, bodyIssues);
-  // A body the schema refused is not refused again as a whole (a NaN it named "must be a finite number").
+  // A body the schema refused gets no second issue from the JSON walk (a NaN it already named).
   if (!bodyIssues.length) append(issues, jsonBodyIssues(call.body, CLIENT_DEFAULTS.maxJsonBodyDepth));
   append(issues, ruleIssues(key, call.params?.query, call.body, maxPageLimit));
   if (issues.length)

@@ -9,6 +9,7 @@ import type { AudienceClient } from "../client-types.ts";
 import type { AudienceError } from "../errors/audience-error.ts";
 import { SetupStateError } from "../errors/setup-state-error.ts";
 import type { PublishResult, SetupPayload } from "../workflows/setup-process-types.ts";
+import { eidText } from "./stale-reads.ts";
 import type { QueryTenant } from "./tenant.ts";
 
 /** What the wizard shows: nothing edited yet, an edit being stored, stored, failed, or published. */
@@ -43,7 +44,7 @@ export function draftStoreOf(client: AudienceClient, tenant: QueryTenant, given:
   const byDraft = stores.get(client) ?? new Map<string, DraftStore>();
   stores.set(client, byDraft);
   // An id given as a number is the setup its text names (the client keeps one handle for both).
-  const eid = typeof given === "number" ? String(given) : given;
+  const eid = eidText(given) ?? given;
   const name = JSON.stringify([tenant.partner, eid]);
   const store = byDraft.get(name) ?? createDraftStore(client, eid);
   byDraft.set(name, store);

@@ -9,7 +9,6 @@
  */
 import { withTimeout } from "../internal/with-timeout.ts";
 import type { CacheDeps, SessionCache } from "./session-cache.ts";
-import type { SharedSession } from "./shared-session.ts";
 import { storedSessionIssue } from "./token-store.ts";
 
 /** What the session asks of its cache (session-cache.ts). */
