@@ -43,8 +43,7 @@ describe("a one-call helper's options", () => {
     const holder = client.GET("/events/{eid}", { params: { path: { eid: "holder" } } });
     while (held.length < 1) await new Promise((r) => setTimeout(r, 5));
     const low = getPartners(client, { priority: "low" });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(client.rateState().queued).toEqual({ interactive: 0, background: 1 });
+    await expect.poll(() => client.rateState().queued, { timeout: 5000 }).toEqual({ interactive: 0, background: 1 });
     const drain = setInterval(() => {
       for (const res of held.splice(0)) json(res, 200, [{ id: 1 }]);
     }, 5);

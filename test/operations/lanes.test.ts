@@ -32,8 +32,7 @@ describe("priority lanes", () => {
     );
     while (held.length < 2) await new Promise((r) => setTimeout(r, 5));
     const interactive = client.GET("/events/{eid}", { params: { path: { eid: "interactive" } } });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(client.concurrency()).toMatchObject({ active: 2, queued: 9 });
+    await expect.poll(() => client.concurrency(), { timeout: 5000 }).toMatchObject({ active: 2, queued: 9 });
     // One slot frees: the interactive call is next, ahead of 8 background calls queued before it.
     json(held.shift() as ServerResponse, 200, { id: "b0" });
     while (server.requests.length < 3) await new Promise((r) => setTimeout(r, 5));
@@ -65,8 +64,7 @@ describe("priority lanes", () => {
     const list = listEvents(client, { priority: "low", maxItems: 1 })[Symbol.asyncIterator]().next();
     const watch = watchAdPlatformConnection(client, { adPlatform: "meta", priority: "low", isDone: () => true });
     const interactive = client.GET("/events/{eid}", { params: { path: { eid: "now" } } });
-    await new Promise((r) => setTimeout(r, 30));
-    expect(client.rateState().queued).toEqual({ interactive: 1, background: 2 });
+    await expect.poll(() => client.rateState().queued, { timeout: 5000 }).toEqual({ interactive: 1, background: 2 });
     const drain = setInterval(() => {
       for (const res of held.splice(0)) json(res, 200, { items: [{ id: "e1" }] });
     }, 5);

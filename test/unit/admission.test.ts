@@ -29,7 +29,7 @@ async function oneSlotBusy() {
 }
 
 async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 1000 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
   expect(done()).toBe(true);
 }
 

@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 const until = async (done: () => boolean) => {
-  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 1000 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
 };
 
 describe("a rate-state watch that cannot be loaded", () => {

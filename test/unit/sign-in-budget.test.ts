@@ -96,7 +96,7 @@ describe("transient sign-in failures share one cool-down", () => {
     const client = createAudienceClient({
       baseUrl: api.url,
       credentials,
-      retry: { ...fast, baseDelayMs: 200, maxDelayMs: 200, maxAttempts: 2 },
+      retry: { ...fast, baseDelayMs: 1000, maxDelayMs: 1000, maxAttempts: 2 },
     });
     const first = await read(client).catch((e: unknown) => e);
     expect(first).toBeInstanceOf(ServerError);
@@ -105,22 +105,22 @@ describe("transient sign-in failures share one cool-down", () => {
     expect(signInPosts()).toBe(2);
     expect(during.every((e) => e instanceof ServerError)).toBe(true);
     expect((during[0] as Error).message).toMatch(/Not sent: the last sign-in or refresh failed/);
-    // After the cool-down (backoff of the first failure: at most 200 ms) the next call signs in.
+    // After the cool-down (backoff of the first failure: 700 to 1000 ms) the next call signs in.
     server.allow();
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 1050));
     expect((await read(client)).response.status).toBe(200);
     expect(signInPosts()).toBe(3);
   });
 
   it("a 429 with Retry-After on the sign-in sets the cool-down to the server's wait", async () => {
-    const server = await authAnswering((res) => json(res, 429, {}, { "retry-after": "1" }));
+    const server = await authAnswering((res) => json(res, 429, {}, { "retry-after": "2" }));
     const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { ...fast, maxAttempts: 1 } });
     await read(client).catch(() => undefined);
     server.allow();
     await new Promise((r) => setTimeout(r, 300));
     await expect(read(client)).rejects.toMatchObject({ name: "RateLimitError" });
     expect(signInPosts()).toBe(1);
-    await new Promise((r) => setTimeout(r, 800));
+    await new Promise((r) => setTimeout(r, 1800));
     expect((await read(client)).response.status).toBe(200);
     expect(signInPosts()).toBe(2);
   });

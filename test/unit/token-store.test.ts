@@ -74,8 +74,7 @@ describe("a failing token store is treated as absent", () => {
       expect((await read(c)).response.status).toBe(200);
       expect((await read(c)).response.status).toBe(200);
       expect(api.signIns()).toBe(1);
-      await new Promise((r) => setTimeout(r, 300));
-      expect(lines.some((l) => l.includes("tokenStore.set() failed"))).toBe(true);
+      await expect.poll(() => lines.some((l) => l.includes("tokenStore.set() failed")), { timeout: 5000 }).toBe(true);
       expect(lines.join("\n")).not.toContain(api.tokens().AccessToken);
     },
   );
