@@ -8,7 +8,7 @@
 import type { SessionShare } from "./coordination/coordinator.ts";
 import { type DriftObserver, lazyDrift } from "./drift/lazy-drift.ts";
 import { clientRedactor } from "./internal/client-redactor.ts";
-import { observedLogger } from "./internal/observed-logger.ts";
+import { observedLogger, warnOf } from "./internal/observed-logger.ts";
 import { createOperationMatcher, operationOf } from "./internal/operation-index.ts";
 import type { Redactor } from "./internal/redact.ts";
 import { ServerClock } from "./internal/server-clock.ts";
@@ -37,9 +37,8 @@ export function createParts(config: ClientConfig, seams: PartSeams, share: Sessi
   const clock = new ServerClock();
   const redactor = clientRedactor(config.timeoutMs, clock);
   const logger = observedLogger(config.logger, redactor);
-  const metrics = config.meter ? lazyMetrics(config.meter, config.baseUrl) : undefined;
-  const warn = (message: string, error: unknown): void =>
-    logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error });
+  const warn = warnOf(logger);
+  const metrics = config.meter ? lazyMetrics(config.meter, config.baseUrl, warn) : undefined;
   const drift = config.onDrift
     ? lazyDrift(
         {

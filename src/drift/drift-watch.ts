@@ -36,6 +36,8 @@ export class DriftWatch {
   readonly #random: () => number;
   readonly #seen = new Set<string>();
   #check: Promise<Check> | undefined;
+  /** Whether a load of the check failed and was reported (the logger hears of it once). */
+  #loadFailed = false;
 
   constructor(deps: {
     onDrift: (report: DriftReport) => void;
@@ -79,7 +81,9 @@ export class DriftWatch {
           // the load again, and a kind whose first response went unchecked is checked next time.
           if (this.#check === loading) this.#check = undefined;
           if (first) this.#seen.delete(key);
-          this.#warn("the drift check could not be loaded", error);
+          // One line, not one per response while the chunk stays away.
+          if (!this.#loadFailed) this.#warn("the drift check could not be loaded; tried again later", error);
+          this.#loadFailed = true;
         },
       )
       .catch((error: unknown) => this.#warn("onDrift threw; ignored", error));

@@ -17,21 +17,21 @@ export function lazyDrift(
   warn: (message: string, error: unknown) => void,
 ): DriftObserver {
   let watch: DriftWatch | undefined;
-  let loading: Promise<DriftWatch> | undefined;
+  let loading: Promise<DriftWatch | undefined> | undefined;
+  let warned = false;
   return {
     observe(...args) {
       if (watch) return watch.observe(...args);
-      loading ??= import("./drift-watch.ts").then((m) => {
-        watch = new m.DriftWatch(deps);
-        return watch;
-      });
-      loading.then(
-        (loaded) => loaded.observe(...args),
+      loading ??= import("./drift-watch.ts").then(
+        (m) => (watch = new m.DriftWatch(deps)),
         (error: unknown) => {
-          loading = undefined;
-          warn("the drift check could not be loaded", error);
+          loading = undefined; // the next response tries again
+          if (!warned) warn("the drift check could not be loaded; tried again later", error);
+          warned = true; // one line, not one per response while the chunk stays away
+          return undefined;
         },
       );
+      void loading.then((loaded) => loaded?.observe(...args));
     },
   };
 }

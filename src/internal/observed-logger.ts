@@ -32,3 +32,12 @@ export function observedLogger(logger: Logger, redactor: Redactor): Logger {
   }
   return out;
 }
+
+/**
+ * `warn(message, error)` on `logger`: an error the client keeps to itself is named by its kind only
+ * (its message may hold what a server, a store or a chunk loader said).
+ */
+export const warnOf =
+  (logger: Logger) =>
+  (message: string, error: unknown): void =>
+    logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error });

@@ -7,6 +7,7 @@
  * single point of failure): reported, the session signs in, renews and replays on its own, and a
  * later need (the next sign-in, renewal or store write) tries the load again.
  */
+import { warnOf } from "../internal/observed-logger.ts";
 import { withTimeout } from "../internal/with-timeout.ts";
 import type { CacheDeps, SessionCache } from "./session-cache.ts";
 import { storedSessionIssue } from "./token-store.ts";
@@ -37,8 +38,7 @@ export function sessionCache(given: Omit<CacheDeps, "withTimeout" | "storedSessi
         throw error;
       },
     ));
-  const warn = (message: string, error: unknown): void =>
-    deps.logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error });
+  const warn = warnOf(deps.logger);
   // Started now, so the first call rarely waits for it; a failure here is retried by that call.
   load().catch(() => undefined);
   return {

@@ -8,6 +8,7 @@ import type { OperationInfo } from "../../generated/operations.ts";
 import type { Call } from "../call/call.ts";
 import type { CallRecord } from "../internal/call-record.ts";
 import { abortReason } from "../internal/call-signal.ts";
+import { warnOf } from "../internal/observed-logger.ts";
 import type { OperationMatcher } from "../internal/operation-index.ts";
 import type { Redactor } from "../internal/redact.ts";
 import type { ServerClock } from "../internal/server-clock.ts";
@@ -109,7 +110,7 @@ function policies(
   const authorizer = (): Session => deps.session();
   const origins = [config.baseUrl.origin, config.mediaUrl.origin];
   // Loaded on the first call of a client given a tracer (lazy-trace.ts).
-  const trace = config.tracer ? lazyTrace({ tracer: config.tracer, redactor }) : undefined;
+  const trace = config.tracer ? lazyTrace({ tracer: config.tracer, redactor }, warnOf(logger)) : undefined;
   return [
     ...(logger.debug || logger.warn ? [logPolicy(logger)] : []),
     ...(trace ? [trace.call] : []),

@@ -7,16 +7,23 @@ import type { MeterLike } from "../options.ts";
 import type { ClientMetrics } from "./metrics-policy.ts";
 import type { Policy } from "./policy.ts";
 
-export function lazyMetrics(meter: MeterLike, environment: URL): ClientMetrics {
+export function lazyMetrics(
+  meter: MeterLike,
+  environment: URL,
+  warn: (message: string, error: unknown) => void,
+): ClientMetrics {
   let loaded: ClientMetrics | undefined;
   let loading: Promise<ClientMetrics | undefined> | undefined;
-  // Metrics only observe: a module that cannot load leaves calls unmeasured (never failed), and is
-  // tried again by a later call.
+  let warned = false;
+  // Metrics only observe: a module that cannot load leaves calls unmeasured (never failed), is
+  // tried again by a later call, and is reported once.
   const load = (): Promise<ClientMetrics | undefined> =>
     (loading ??= import("./metrics-policy.ts").then(
       (m) => (loaded = m.clientMetrics(meter, environment)),
-      () => {
+      (error: unknown) => {
         loading = undefined;
+        if (!warned) warn("the metrics code could not be loaded; tried again later", error);
+        warned = true;
         return undefined;
       },
     ));

@@ -3,7 +3,7 @@
  * `onRateStateChange` loads it, on its first response, so it stays out of what every other app
  * loads for its first calls. A check asked for while it loads runs once it has (it reads the state
  * then: nothing is lost, the latest state is what is reported). A watch that cannot load never
- * fails a call; a later response tries again.
+ * fails a call; a later response tries again, and the logger is told once.
  */
 import { MAX_TIMER_MS, setBoundedTimeout } from "../internal/timers.ts";
 import type { RateState } from "../rate-state.ts";
@@ -23,19 +23,19 @@ export function lazyRateWatch(
   warn: (message: string, error: unknown) => void,
 ): RateCheck {
   let watch: RateStateWatch | undefined;
-  let loading: Promise<RateStateWatch> | undefined;
+  let loading: Promise<RateStateWatch | undefined> | undefined;
+  let warned = false;
   return (key, snapshot, quietLeft) => {
     if (watch) return watch.check(key, snapshot, quietLeft);
-    loading ??= import("./rate-state-watch.ts").then((m) => {
-      watch = new m.RateStateWatch(onChange, warn, setTimer);
-      return watch;
-    });
-    loading.then(
-      (loaded) => loaded.check(key, snapshot, quietLeft),
+    loading ??= import("./rate-state-watch.ts").then(
+      (m) => (watch = new m.RateStateWatch(onChange, warn, setTimer)),
       (error: unknown) => {
-        loading = undefined;
-        warn("the rate-state watch could not be loaded", error);
+        loading = undefined; // the next response tries again
+        if (!warned) warn("the rate-state watch could not be loaded; tried again later", error);
+        warned = true; // one line, not one per response while the chunk stays away
+        return undefined;
       },
     );
+    void loading.then((loaded) => loaded?.check(key, snapshot, quietLeft));
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The trace policies (trace-policy.ts) behind a dynamic import, as the metrics are
  * (lazy-metrics.ts): only a client given a `tracer` loads them, on its first call, so they stay
- * out of what every other app loads for its first calls. A failed import fails that call and is
- * tried again by the next.
+ * out of what every other app loads for its first calls. Tracing only observes: a failed import
+ * leaves that call untraced (never failed, as OpenTelemetry's API never fails the code it
+ * observes), is tried again by the next call, and is reported once.
  */
 import type { Policy } from "./policy.ts";
 import type { TraceDeps } from "./trace-policy.ts";
@@ -13,25 +14,25 @@ export interface TracePolicies {
   readonly attempt: Policy;
 }
 
-export function lazyTrace(deps: TraceDeps): TracePolicies {
+export function lazyTrace(deps: TraceDeps, warn: (message: string, error: unknown) => void): TracePolicies {
   let loaded: TracePolicies | undefined;
-  let loading: Promise<TracePolicies> | undefined;
-  const load = (): Promise<TracePolicies> => {
-    loading ??= import("./trace-policy.ts").then(
-      (m) => {
-        loaded = { call: m.traceCallPolicy(deps), attempt: m.traceAttemptPolicy(deps) };
-        return loaded;
-      },
+  let loading: Promise<TracePolicies | undefined> | undefined;
+  let warned = false;
+  const load = (): Promise<TracePolicies | undefined> =>
+    (loading ??= import("./trace-policy.ts").then(
+      (m) => (loaded = { call: m.traceCallPolicy(deps), attempt: m.traceAttemptPolicy(deps) }),
       (error: unknown) => {
         loading = undefined;
-        throw error;
+        if (!warned) warn("the tracing code could not be loaded; tried again later", error);
+        warned = true;
+        return undefined;
       },
-    );
-    return loading;
-  };
+    ));
   const policy =
     (pick: (p: TracePolicies) => Policy): Policy =>
     (attempt, ctx, next) =>
-      loaded ? pick(loaded)(attempt, ctx, next) : load().then((p) => pick(p)(attempt, ctx, next));
+      loaded
+        ? pick(loaded)(attempt, ctx, next)
+        : load().then((p) => (p ? pick(p)(attempt, ctx, next) : next(attempt, ctx)));
   return { call: policy((p) => p.call), attempt: policy((p) => p.attempt) };
 }

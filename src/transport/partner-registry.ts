@@ -4,6 +4,7 @@
  * client configured alike), its rate state, and the `onRateStateChange` watch.
  */
 import type { PartnerCoordination, PartnerKey } from "../coordination/coordinator.ts";
+import { warnOf } from "../internal/observed-logger.ts";
 import type { ServerClock } from "../internal/server-clock.ts";
 import { SPEC } from "../limits.ts";
 import type { ClientConfig, Logger } from "../options.ts";
@@ -52,11 +53,7 @@ export function partnerRegistry(config: PartnerOptions, clock: ServerClock, logg
   const rateState = (partnerId: string | undefined): RateState =>
     rateStateOf(partnerId, partnerFor(partnerId).load(), clock);
   const listener = config.onRateStateChange;
-  const check =
-    listener &&
-    lazyRateWatch(listener, (message, error) =>
-      logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error }),
-    );
+  const check = listener && lazyRateWatch(listener, warnOf(logger));
   const onResponse =
     check &&
     ((partnerId: string | undefined): void =>
