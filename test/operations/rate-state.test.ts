@@ -5,7 +5,13 @@
 import type { ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Coordinator, PartnerLoad } from "../../src/coordination/index.ts";
-import { createAudienceClient, RateLimitError, type RateState, unwrap } from "../../src/index.ts";
+import {
+  type AudienceClientOptions,
+  createAudienceClient,
+  RateLimitError,
+  type RateState,
+  unwrap,
+} from "../../src/index.ts";
 import { json, type RecordingServer, startRecordingServer } from "../support/recording-server.ts";
 import { startSkewedApi } from "../support/skewed-api.ts";
 import { makeTokens } from "../support/tokens.ts";
@@ -183,24 +189,35 @@ describe("after a 429", () => {
     expect(warnings.some((w) => w.includes("onRateStateChange threw"))).toBe(true);
   });
 
+  /** A client of acme on the test's server, one attempt per call: its reports and warnings. */
+  const watched = (options: Partial<AudienceClientOptions> = {}) => {
+    const seen: RateState[] = [];
+    const warnings: string[] = [];
+    const client = createAudienceClient({
+      baseUrl: (server as RecordingServer).url,
+      partnerId: "acme",
+      session: sessionOf(),
+      retry: { maxAttempts: 1 },
+      logger: { warn: (m: string) => warnings.push(m) },
+      onRateStateChange: (state) => seen.push(state),
+      ...options,
+    });
+    const get = () => client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
+    return { get, seen, warnings };
+  };
+
   it("onRateStateChange: the end of a quiet period is reported even when it ends between two reads of the state", async () => {
     // The quiet period is 10 ms of a clock that moves 1 ms per read: for one of the two lengths it
     // ends between two reads of one check, whatever the number of reads before.
     server = await startRecordingServer((_req, res) => json(res, 429, {}, { "retry-after": "0" }));
     for (const quietMs of [10, 11]) {
-      const seen: RateState[] = [];
-      const client = createAudienceClient({
-        baseUrl: server.url,
-        partnerId: "acme",
-        session: sessionOf(),
-        retry: { maxAttempts: 1 },
-        onRateStateChange: (state) => seen.push(state),
+      const { get, seen } = watched({
         coordinator: scriptedCoordinator(1, (now, at) => ({
           concurrencyLimit: now - at < quietMs ? 4 : 8,
           quietLeftMs: Math.max(0, at + quietMs - now),
         })),
       });
-      await client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
+      await get();
       await until(() => seen.length >= 2);
       expect(
         seen.map((s) => s.concurrencyLimit),
@@ -211,16 +228,8 @@ describe("after a 429", () => {
 
   it("onRateStateChange: the end of a cool-down that outlasts the quiet period is reported without another response", async () => {
     server = await startRecordingServer((_req, res) => json(res, 429, {}, { "retry-after": "1" }));
-    const seen: RateState[] = [];
-    const client = createAudienceClient({
-      baseUrl: server.url,
-      partnerId: "acme",
-      session: sessionOf(),
-      rateLimitQuietPeriodMs: 200,
-      retry: { maxAttempts: 1 },
-      onRateStateChange: (state) => seen.push(state),
-    });
-    await client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
+    const { get, seen } = watched({ rateLimitQuietPeriodMs: 200 });
+    await get();
     await until(() => seen.length >= 3);
     expect(seen.map((s) => [s.concurrencyLimit, s.coolDownUntil === null])).toEqual([
       [4, false],
@@ -232,19 +241,8 @@ describe("after a 429", () => {
 
   it("onRateStateChange: a cool-down longer than the longest timer is reported, and watched without a warning", async () => {
     server = await startRecordingServer((_req, res) => json(res, 429, {}, { "retry-after": "99999999999" }));
-    const seen: RateState[] = [];
-    const warnings: string[] = [];
-    const client = createAudienceClient({
-      baseUrl: server.url,
-      partnerId: "acme",
-      session: sessionOf(),
-      rateLimitQuietPeriodMs: 100,
-      retry: { maxAttempts: 1 },
-      logger: { warn: (m: string) => warnings.push(m) },
-      onRateStateChange: (state) => seen.push(state),
-    });
-    const { error } = await client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
-    expect(error).toBeDefined();
+    const { get, seen, warnings } = watched({ rateLimitQuietPeriodMs: 100 });
+    expect((await get()).error).toBeDefined();
     await until(() => seen.length >= 2);
     expect(seen.map((s) => s.concurrencyLimit)).toEqual([4, 8]);
     expect(seen[1]?.coolDownUntil).toBeGreaterThan(Date.now() + 2 ** 31);
@@ -254,15 +252,10 @@ describe("after a 429", () => {
   it("onRateStateChange: a pace that ends with no response to announce it is reported as ended", async () => {
     server = await startRecordingServer((_req, res) => json(res, 200, {}));
     const endsAt = performance.now() + 600;
-    const seen: RateState[] = [];
-    const client = createAudienceClient({
-      baseUrl: server.url,
-      partnerId: "acme",
-      session: sessionOf(),
-      onRateStateChange: (state) => seen.push(state),
+    const { get, seen } = watched({
       coordinator: scriptedCoordinator(0, () => ({ pace: performance.now() < endsAt ? 2 : undefined })),
     });
-    await client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
+    await get();
     await until(() => seen.length >= 2);
     expect(seen.map((s) => s.pace)).toEqual([2, null]);
   });
@@ -270,20 +263,14 @@ describe("after a 429", () => {
   it("onRateStateChange: a coordinator whose state cannot be read later is warned about, never thrown from a timer", async () => {
     server = await startRecordingServer((_req, res) => json(res, 200, {}));
     let reads = 0;
-    const warnings: string[] = [];
-    const client = createAudienceClient({
-      baseUrl: server.url,
-      partnerId: "acme",
-      session: sessionOf(),
-      logger: { warn: (m: string) => warnings.push(m) },
-      onRateStateChange: () => {},
+    const { get, warnings } = watched({
       coordinator: scriptedCoordinator(0, () => {
         reads += 1;
         if (reads > 2) throw new Error("store gone");
         return { pace: 2 };
       }),
     });
-    await client.GET("/events/{eid}", { params: { path: { eid: "e" } } });
+    await get();
     await until(() => warnings.length >= 1);
     expect(warnings).toEqual([expect.stringContaining("rate state could not be read")]);
   });
