@@ -119,7 +119,9 @@ export const BROWSER_MINIMUM_BUDGET_KB = 9.98;
 // pace's end.
 // 41.21 measured (42 193 B) once tracing that cannot load left calls untraced, not failed, and the
 // observers' failed loads were logged once, not per response (lazy-trace.ts and its kin), +0.06.
-export const BROWSER_LOADED_BUDGET_KB = 41.21;
+// 41.28 measured (42 265 B) once a tracer or a meter that throws (or hands back a span or an
+// instrument without its methods) left calls untraced or unmeasured, not failed, +0.07.
+export const BROWSER_LOADED_BUDGET_KB = 41.28;
 
 /**
  * What the React Query binding (`/react-query`) may add to an app that already uses the client

@@ -5,6 +5,7 @@
  * check runs after the call has its result anyway: it never delays, changes or fails a call).
  */
 import type { OperationInfo } from "../../generated/operations.ts";
+import { warnOnce } from "../internal/observed-logger.ts";
 import type { DriftWatch } from "./drift-watch.ts";
 
 /** What the engine tells the drift watch (drift-watch.ts `DriftWatch.observe`). */
@@ -18,7 +19,7 @@ export function lazyDrift(
 ): DriftObserver {
   let watch: DriftWatch | undefined;
   let loading: Promise<DriftWatch | undefined> | undefined;
-  let warned = false;
+  const unloadable = warnOnce(warn, "the drift check could not be loaded; tried again later");
   return {
     observe(...args) {
       if (watch) return watch.observe(...args);
@@ -26,8 +27,7 @@ export function lazyDrift(
         (m) => (watch = new m.DriftWatch(deps)),
         (error: unknown) => {
           loading = undefined; // the next response tries again
-          if (!warned) warn("the drift check could not be loaded; tried again later", error);
-          warned = true; // one line, not one per response while the chunk stays away
+          unloadable(error); // one line, not one per response while the chunk stays away
           return undefined;
         },
       );

@@ -41,3 +41,15 @@ export const warnOf =
   (logger: Logger) =>
   (message: string, error: unknown): void =>
     logger.warn?.(message, { error: error instanceof Error ? error.name : typeof error });
+
+/**
+ * `warn(message, error)` the first time only: a fault that comes back with every call (a chunk
+ * that stays away, an observer that throws) is one line in the caller's log, not one per call.
+ */
+export function warnOnce(warn: (message: string, error: unknown) => void, message: string): (error: unknown) => void {
+  let said = false;
+  return (error) => {
+    if (!said) warn(message, error);
+    said = true;
+  };
+}

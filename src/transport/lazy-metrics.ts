@@ -3,6 +3,7 @@
  * loads them, on its first call, so they stay out of every other app's initial bundle. The
  * instruments are created once the module is there.
  */
+import { warnOnce } from "../internal/observed-logger.ts";
 import type { MeterLike } from "../options.ts";
 import type { ClientMetrics } from "./metrics-policy.ts";
 import type { Policy } from "./policy.ts";
@@ -14,16 +15,16 @@ export function lazyMetrics(
 ): ClientMetrics {
   let loaded: ClientMetrics | undefined;
   let loading: Promise<ClientMetrics | undefined> | undefined;
-  let warned = false;
+  const fault = warnOnce(warn, "the meter threw; calls go on, unmeasured where it failed");
+  const unloadable = warnOnce(warn, "the metrics code could not be loaded; tried again later");
   // Metrics only observe: a module that cannot load leaves calls unmeasured (never failed), is
   // tried again by a later call, and is reported once.
   const load = (): Promise<ClientMetrics | undefined> =>
     (loading ??= import("./metrics-policy.ts").then(
-      (m) => (loaded = m.clientMetrics(meter, environment)),
+      (m) => (loaded = m.clientMetrics(meter, environment, fault)),
       (error: unknown) => {
         loading = undefined;
-        if (!warned) warn("the metrics code could not be loaded; tried again later", error);
-        warned = true;
+        unloadable(error);
         return undefined;
       },
     ));

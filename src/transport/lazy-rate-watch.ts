@@ -5,6 +5,7 @@
  * then: nothing is lost, the latest state is what is reported). A watch that cannot load never
  * fails a call; a later response tries again, and the logger is told once.
  */
+import { warnOnce } from "../internal/observed-logger.ts";
 import { MAX_TIMER_MS, setBoundedTimeout } from "../internal/timers.ts";
 import type { RateState } from "../rate-state.ts";
 import type { RateStateWatch, SetTimer } from "./rate-state-watch.ts";
@@ -24,15 +25,14 @@ export function lazyRateWatch(
 ): RateCheck {
   let watch: RateStateWatch | undefined;
   let loading: Promise<RateStateWatch | undefined> | undefined;
-  let warned = false;
+  const unloadable = warnOnce(warn, "the rate-state watch could not be loaded; tried again later");
   return (key, snapshot, quietLeft) => {
     if (watch) return watch.check(key, snapshot, quietLeft);
     loading ??= import("./rate-state-watch.ts").then(
       (m) => (watch = new m.RateStateWatch(onChange, warn, setTimer)),
       (error: unknown) => {
         loading = undefined; // the next response tries again
-        if (!warned) warn("the rate-state watch could not be loaded; tried again later", error);
-        warned = true; // one line, not one per response while the chunk stays away
+        unloadable(error); // one line, not one per response while the chunk stays away
         return undefined;
       },
     );

@@ -5,6 +5,7 @@
  * leaves that call untraced (never failed, as OpenTelemetry's API never fails the code it
  * observes), is tried again by the next call, and is reported once.
  */
+import { warnOnce } from "../internal/observed-logger.ts";
 import type { Policy } from "./policy.ts";
 import type { TraceDeps } from "./trace-policy.ts";
 
@@ -14,17 +15,23 @@ export interface TracePolicies {
   readonly attempt: Policy;
 }
 
-export function lazyTrace(deps: TraceDeps, warn: (message: string, error: unknown) => void): TracePolicies {
+export function lazyTrace(
+  given: Omit<TraceDeps, "fault">,
+  warn: (message: string, error: unknown) => void,
+): TracePolicies {
+  const deps: TraceDeps = {
+    ...given,
+    fault: warnOnce(warn, "the tracer threw; calls go on, untraced where it failed"),
+  };
+  const unloadable = warnOnce(warn, "the tracing code could not be loaded; tried again later");
   let loaded: TracePolicies | undefined;
   let loading: Promise<TracePolicies | undefined> | undefined;
-  let warned = false;
   const load = (): Promise<TracePolicies | undefined> =>
     (loading ??= import("./trace-policy.ts").then(
       (m) => (loaded = { call: m.traceCallPolicy(deps), attempt: m.traceAttemptPolicy(deps) }),
       (error: unknown) => {
         loading = undefined;
-        if (!warned) warn("the tracing code could not be loaded; tried again later", error);
-        warned = true;
+        unloadable(error);
         return undefined;
       },
     ));

@@ -88,8 +88,25 @@ function outcomeOf(attributes: Attributes, response: Response | undefined, error
   return kind;
 }
 
-export function clientMetrics(meterLike: MeterLike, environment: URL): ClientMetrics {
-  const i = createInstruments(meterLike as Meter);
+/** A client whose meter threw when its instruments were made: every call goes on unmeasured. */
+const UNMEASURED: ClientMetrics = {
+  attempt: (attempt, ctx, next) => next(attempt, ctx),
+  call: (attempt, ctx, next) => next(attempt, ctx),
+  sessionEvent: () => undefined,
+};
+
+/**
+ * @param fault told when the meter or an instrument throws: an observer never changes a call's
+ *   outcome, so what could not be recorded is not, and the call goes on
+ */
+export function clientMetrics(meterLike: MeterLike, environment: URL, fault: (error: unknown) => void): ClientMetrics {
+  let i: Instruments;
+  try {
+    i = createInstruments(meterLike as Meter);
+  } catch (error) {
+    fault(error);
+    return UNMEASURED;
+  }
   const server = {
     "server.address": environment.hostname,
     "server.port": Number(environment.port) || (environment.protocol === "https:" ? 443 : 80),
@@ -131,16 +148,26 @@ export function clientMetrics(meterLike: MeterLike, environment: URL): ClientMet
         error = e;
         throw e;
       } finally {
-        const attributes = base(ctx);
-        const outcome = outcomeOf(attributes, response, error);
-        histogram.record((performance.now() - started) / 1000, attributes);
-        if (perAttempt) counted(ctx, response, outcome);
+        try {
+          const attributes = base(ctx);
+          const outcome = outcomeOf(attributes, response, error);
+          histogram.record((performance.now() - started) / 1000, attributes);
+          if (perAttempt) counted(ctx, response, outcome);
+        } catch (e) {
+          fault(e); // thrown from here it would replace the call's outcome
+        }
       }
     };
 
   return {
     attempt: timed(i.requestDuration, true),
     call: timed(i.callDuration, false),
-    sessionEvent: (event) => (event === "sign-in" ? i.signIns : i.refreshes).add(1, { ...server, ...partner }),
+    sessionEvent: (event) => {
+      try {
+        (event === "sign-in" ? i.signIns : i.refreshes).add(1, { ...server, ...partner });
+      } catch (error) {
+        fault(error);
+      }
+    },
   };
 }

@@ -14,7 +14,7 @@
  * Context under the API's span key (see `contextOf`). A span never holds a secret: the URL and
  * the request id go through the client's Redactor, and no header value is recorded.
  */
-import type { Attributes, Context, SpanKind, SpanStatus, SpanStatusCode, Tracer } from "@opentelemetry/api";
+import type { Attributes, Context, Span, SpanKind, SpanStatus, SpanStatusCode, Tracer } from "@opentelemetry/api";
 import type { Redactor } from "../internal/redact.ts";
 import type { TracerLike } from "../options.ts";
 import { AttemptFailure } from "./failure.ts";
@@ -34,6 +34,8 @@ const SPAN_KEY = Symbol.for("OpenTelemetry Context Key SPAN");
 export interface TraceDeps {
   readonly tracer: TracerLike;
   readonly redactor: Redactor;
+  /** Told when the tracer or a span throws (the logger hears of it once: lazy-trace.ts). */
+  readonly fault: (error: unknown) => void;
 }
 
 /** The span of the whole call (retries included); its context is the parent of every attempt's span. */
@@ -42,7 +44,7 @@ export const traceCallPolicy = (deps: TraceDeps): Policy => tracePolicy(deps, tr
 /** The span of one attempt: one HTTP request as sent (after the session, slot and credentials). */
 export const traceAttemptPolicy = (deps: TraceDeps): Policy => tracePolicy(deps, false);
 
-function tracePolicy({ tracer, redactor }: TraceDeps, call: boolean): Policy {
+function tracePolicy({ tracer, redactor, fault }: TraceDeps, call: boolean): Policy {
   return async (attempt, ctx, next) => {
     const { hostname, port, protocol } = new URL(attempt.url);
     const attributes: Attributes = {
@@ -58,11 +60,18 @@ function tracePolicy({ tracer, redactor }: TraceDeps, call: boolean): Policy {
       if (ctx.retryWaitMs !== undefined) attributes["audience.retry_wait_ms"] = ctx.retryWaitMs;
       ctx.retryWaitMs = undefined; // consumed: an attempt after a 401 renewal had no wait
     }
-    const span = (tracer as Tracer).startSpan(
-      ctx.op ? `${ctx.method} ${ctx.op.path}` : ctx.method,
-      { kind: call ? INTERNAL : CLIENT, attributes },
-      ctx.traceContext as Context | undefined, // the call's span for an attempt; unset for the call
-    );
+    let span: Span;
+    try {
+      span = (tracer as Tracer).startSpan(
+        ctx.op ? `${ctx.method} ${ctx.op.path}` : ctx.method,
+        { kind: call ? INTERNAL : CLIENT, attributes },
+        ctx.traceContext as Context | undefined, // the call's span for an attempt; unset for the call
+      );
+    } catch (error) {
+      // An observer never changes a call's outcome: a tracer that throws leaves this one untraced.
+      fault(error);
+      return next(attempt, ctx);
+    }
     if (call) ctx.traceContext = contextOf(new Map([[SPAN_KEY, span]]));
     let requestId: string | null | undefined;
     let message: string | undefined;
@@ -88,9 +97,13 @@ function tracePolicy({ tracer, redactor }: TraceDeps, call: boolean): Policy {
       if (ctx.partnerId) ended["audience.partner_id"] = ctx.partnerId;
       ended["audience.attempt"] = ctx.attempt; // of the call span: the last attempt's, their count
       if (requestId) ended["audience.request_id"] = redactor.shown(requestId);
-      span.setAttributes(ended);
-      if (ended["error.type"]) span.setStatus({ code: ERROR, message } as SpanStatus);
-      span.end();
+      try {
+        span.setAttributes(ended);
+        if (ended["error.type"]) span.setStatus({ code: ERROR, message } as SpanStatus);
+        span.end();
+      } catch (error) {
+        fault(error); // thrown from here it would replace the call's outcome
+      }
     }
   };
 }
