@@ -67,7 +67,7 @@ function keepAlive(_value: unknown): void {}
  */
 export function checkedResponse(value: unknown): Response {
   if (isResponse(value)) return value;
-  const what = value === null ? "null" : typeof value === "object" ? "an object that is not a Response" : typeof value;
+  const what = value === null ? "null" : typeof value === "object" ? "an object" : typeof value;
   const message = `fetch returned ${what}, not a Response: a fetch (or a mock) must resolve to a Response (new Response(...), Response.json(...))`;
   throw new AttemptFailure("not-a-response", true, message, undefined, new TypeError(message));
 }

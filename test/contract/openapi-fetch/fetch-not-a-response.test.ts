@@ -29,7 +29,7 @@ function expectTyped(error: unknown, method: string, path: string): void {
   expect(error).toBeInstanceOf(NetworkError);
   expect(isAudienceError(error)).toBe(true);
   const e = error as NetworkError;
-  expect(e.message).toMatch(/fetch returned .*not a Response/);
+  expect(e.message).toMatch(/fetch returned (undefined|null|an object|string|number), not a Response: /);
   expect(e.method).toBe(method);
   expect(e.path).toBe(path);
   expect(e.attempts).toBe(1);
