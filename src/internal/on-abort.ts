@@ -7,10 +7,12 @@
  * listener of ours after its calls settle: openai-node's and ky's suites check for none.
  *
  * The followers are kept on the signal under a module-private symbol: one follower as itself, more
- * in a set. No WeakMap: its entries cost the garbage collector extra work per signal, and a call
- * that brings its own signal is the common case. The listener (one closure per signal) is removed
- * when the last follower leaves and added again when a new one comes: each is one add or remove on
- * a list that holds only it.
+ * in a set. No WeakMap for them: its entries cost the garbage collector extra work per signal, and a
+ * call that brings its own signal is the common case. A signal that cannot take a property (frozen
+ * or sealed: kept in a deep-frozen app state, or hardened under SES) is the exception: its
+ * followers are kept in a WeakMap. The listener (one closure per signal) is removed when the last
+ * follower leaves and added again when a new one comes: each is one add or remove on a list that
+ * holds only it.
  */
 
 /** Told once when the signal it follows aborts (a class instance costs no closure per follower). */
@@ -18,47 +20,52 @@ export interface AbortFollower {
   aborted(): void;
 }
 
-const FOLLOWERS = Symbol("audience-client abort followers");
-const LISTENER = Symbol("audience-client abort listener");
+/** The followers of one signal, and its one listener (made once, removed and added again). */
+interface Followers {
+  current: AbortFollower | Set<AbortFollower> | null;
+  readonly listener: () => void;
+}
 
-type Followed = AbortSignal & {
-  [FOLLOWERS]?: AbortFollower | Set<AbortFollower> | null;
-  /** The signal's one listener, made once per signal and kept to be removed and added again. */
-  [LISTENER]?: () => void;
-};
+const FOLLOWERS = Symbol("audience-client abort followers");
+/** The followers of signals that cannot take a property. */
+const heldApart = new WeakMap<AbortSignal, Followers>();
+
+const followersOf = (signal: AbortSignal): Followers | undefined =>
+  (signal as AbortSignal & { [FOLLOWERS]?: Followers })[FOLLOWERS] ?? heldApart.get(signal);
 
 /** `follower.aborted()` runs once when `signal` aborts, unless {@link unfollow} comes first. */
 export function follow(signal: AbortSignal, follower: AbortFollower): void {
-  const s = signal as Followed;
-  const current = s[FOLLOWERS];
-  if (current === undefined) {
-    const listener = (): void => fire(s);
-    Object.defineProperty(s, FOLLOWERS, { value: follower, writable: true, configurable: true });
-    Object.defineProperty(s, LISTENER, { value: listener, configurable: true });
-    signal.addEventListener("abort", listener, { once: true });
-  } else if (current === null) {
-    s[FOLLOWERS] = follower;
-    signal.addEventListener("abort", s[LISTENER] as () => void, { once: true });
+  let followers = followersOf(signal);
+  if (!followers) {
+    const made: Followers = { current: null, listener: () => fire(made) };
+    if (Object.isExtensible(signal)) Object.defineProperty(signal, FOLLOWERS, { value: made, configurable: true });
+    else heldApart.set(signal, made);
+    followers = made;
+  }
+  const current = followers.current;
+  if (current === null) {
+    followers.current = follower;
+    signal.addEventListener("abort", followers.listener, { once: true });
   } else if (current instanceof Set) {
     current.add(follower);
   } else {
-    s[FOLLOWERS] = new Set([current, follower]);
+    followers.current = new Set([current, follower]);
   }
 }
 
 /** Stops `follower` following `signal`: O(1); the last one to leave removes the listener. */
 export function unfollow(signal: AbortSignal, follower: AbortFollower): void {
-  const s = signal as Followed;
-  const current = s[FOLLOWERS];
+  const followers = followersOf(signal);
+  const current = followers?.current;
   const last = current === follower || (current instanceof Set && current.delete(follower) && current.size === 0);
-  if (!last) return;
-  s[FOLLOWERS] = null;
-  signal.removeEventListener("abort", s[LISTENER] as () => void);
+  if (!followers || !last) return;
+  followers.current = null;
+  signal.removeEventListener("abort", followers.listener);
 }
 
-function fire(signal: Followed): void {
-  const current = signal[FOLLOWERS];
-  signal[FOLLOWERS] = null;
+function fire(followers: Followers): void {
+  const current = followers.current;
+  followers.current = null;
   if (current instanceof Set) for (const f of current) f.aborted();
   else current?.aborted();
 }

@@ -90,4 +90,34 @@ describe("a caller's signal keeps no listener once its calls are done", () => {
     expect(outcomes.every((o) => o instanceof Error && o.message === "shutting down")).toBe(true);
     expect(listeners(controller.signal)).toBe(0);
   });
+
+  // A signal that cannot take a property: kept in a deep-frozen app state, or hardened (SES). Node's
+  // own abort() writes to the signal, so a frozen one can never abort there.
+  it.each([
+    ["frozen", Object.freeze, false],
+    ["sealed", Object.seal, true],
+    ["not extensible", Object.preventExtensions, true],
+  ] as Array<[string, (s: AbortSignal) => AbortSignal, boolean]>)(
+    "a %s signal: calls succeed, an abort reaches them, none is left",
+    async (_name, lock, abortable) => {
+      api = await startFakeApi();
+      let hold = false;
+      api.route((_req, res) => void setTimeout(() => json(res, 200, {}), hold ? 1_000 : 0));
+      const client = createAudienceClient({ baseUrl: api.url, credentials });
+      const shutdown = lock(new AbortController().signal);
+      const done = await Promise.all([read(client, shutdown, "a"), read(client, shutdown, "b")]);
+      expect(done.map((r) => r.response.status)).toEqual([200, 200]);
+      expect(listeners(shutdown)).toBe(0);
+      if (!abortable) return;
+      hold = true;
+      const controller = new AbortController();
+      const signal = lock(controller.signal);
+      const calls = [read(client, signal, "c"), read(client, signal, "d")].map((c) => c.catch((e: unknown) => e));
+      await new Promise((r) => setTimeout(r, 50));
+      controller.abort(new Error("shutting down"));
+      const outcomes = await Promise.all(calls);
+      expect(outcomes.map((o) => (o as Error).message)).toEqual(["shutting down", "shutting down"]);
+      expect(listeners(signal)).toBe(0);
+    },
+  );
 });
