@@ -57,7 +57,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+}, SLOW); // a scratch tree of installs takes long to delete on a busy disk
 
 /**
  * `testKit`: run `./testing` (startMockApi and the README's vitest example). Off for npm's linked

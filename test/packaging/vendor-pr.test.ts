@@ -271,7 +271,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((done) => (server ? server.close(done) : done(undefined)));
   if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+}, SLOW); // a scratch tree of installs takes long to delete on a busy disk
 
 /** `npm run vendor:pr` in the scratch copy, as the workflow runs it (no npm variables). */
 function vendorPr(args: string[], extra: Record<string, string> = {}): Promise<{ code: number; out: string }> {

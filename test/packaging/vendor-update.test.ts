@@ -80,7 +80,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((done) => (server ? server.close(done) : done(undefined)));
   if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+}, SLOW); // a scratch tree of installs takes long to delete on a busy disk
 
 /** The committed description and generated files, as the scratch copy holds them. */
 const committed = async () =>

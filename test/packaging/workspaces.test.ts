@@ -57,7 +57,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+}, SLOW); // a scratch tree of installs takes long to delete on a busy disk
 
 async function copySource(member: string): Promise<void> {
   for (const file of sourceFiles) {

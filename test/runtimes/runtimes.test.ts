@@ -69,7 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
   if (scratch) await rm(scratch, { recursive: true, force: true });
-});
+}, SLOW); // a scratch tree of installs takes long to delete on a busy disk
 
 function run(file: string, args: readonly string[], env: Record<string, string> = {}): Promise<string> {
   return new Promise((done, fail) => {
