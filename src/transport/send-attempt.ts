@@ -40,7 +40,7 @@ export function sendAttempt(
   const fetchFn = call.fetch ?? clientFetch;
   const requestClass = call.requestClass ?? clientClass;
   if (runtimeTakesInit(fetchFn, requestClass)) return globalThis.fetch(url, init);
-  const request = new (requestClass ?? Request)(url, init);
+  const request = requestClass ? built(requestClass, url, init) : new Request(url, init);
   // openapi-fetch copies the init fields a Request does not keep (Next.js `next`) onto it, so a
   // fetch reading them works.
   if (call.passThrough)
@@ -52,6 +52,18 @@ export function sendAttempt(
   // garbage collection cuts the abort's path to the request in flight, and a cancel or a timeout
   // no longer ends it (nodejs/undici#4068, nodejs/node#55428).
   return Promise.resolve(sent).finally(() => keepAlive(request));
+}
+
+/**
+ * A Request of the caller's class. One that throws (or is no constructor) fails every attempt
+ * alike: the call fails at once, unsent, as for an init the runtime refuses (fetch-failure.ts).
+ */
+function built(requestClass: typeof Request, url: string, init: RequestInit): Request {
+  try {
+    return new requestClass(url, init);
+  } catch (error) {
+    throw new AttemptFailure("refused", false, "the Request class given threw", undefined, error);
+  }
 }
 
 /** Reads nothing: its call keeps its argument reachable until then. */

@@ -8,7 +8,7 @@
 
 import type { Middleware } from "openapi-fetch";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createAudienceClient } from "../../src/index.ts";
+import { createAudienceClient, ValidationError } from "../../src/index.ts";
 import { openapiRequestClass } from "../../src/transport/caller-code.ts";
 import { json, type RecordingServer, startRecordingServer } from "../support/recording-server.ts";
 import { makeTokens } from "../support/tokens.ts";
@@ -162,4 +162,56 @@ describe("what the caller's code sees of a call", () => {
     expect(openapiRequestClass(call(true), ClientRequest)).toBe(ClientRequest);
     expect(openapiRequestClass(call(true, CallRequest), ClientRequest)).toBe(CallRequest);
   });
+});
+
+describe("a Request class that cannot build the request", () => {
+  let built = 0;
+  class Throwing extends Request {
+    constructor(input: RequestInfo | URL, init?: RequestInit) {
+      built += 1;
+      super(input, init);
+      throw new Error("this class refuses");
+    }
+  }
+  const notAClass = (() => ({})) as unknown as typeof Request;
+  const rows: Array<[string, { client?: typeof Request; call?: typeof Request }]> = [
+    ["the client's Request option throws", { client: Throwing }],
+    ["the call's own Request throws", { call: Throwing }],
+    ["the Request option is no constructor", { client: notAClass }],
+  ];
+  it.each(rows)(
+    "%s: a ValidationError naming init, at once, nothing sent, the client usable after",
+    async (_name, given) => {
+      const seen: string[] = [];
+      const server = await startRecordingServer((req, res) => {
+        seen.push(req.path);
+        json(res, 200, {});
+      });
+      try {
+        built = 0;
+        const t = makeTokens();
+        const client = createAudienceClient({
+          baseUrl: server.url,
+          partnerId: "acme",
+          session: { accessToken: t.AccessToken },
+          // A fetch of the caller's: attempts go to it as Requests of the given class.
+          fetch: (request: Request) => globalThis.fetch(request),
+          ...(given.client ? { Request: given.client } : {}),
+        });
+        const error = await client
+          .GET("/events/{eid}", { params: { path: { eid: "e1" } }, ...(given.call ? { Request: given.call } : {}) })
+          .catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ValidationError);
+        expect((error as ValidationError).issues).toEqual([
+          { field: "init", message: expect.stringContaining("nothing was sent") },
+        ]);
+        expect(built).toBeLessThanOrEqual(1); // not retried: the same class fails every attempt
+        expect(seen).toEqual([]);
+        if (given.client) return;
+        expect((await client.GET("/events/{eid}", { params: { path: { eid: "e2" } } })).response.status).toBe(200);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });
