@@ -44,8 +44,14 @@ export function follow(signal: AbortSignal, follower: AbortFollower): void {
   }
   const current = followers.current;
   if (current === null) {
+    try {
+      signal.addEventListener("abort", followers.listener, { once: true });
+    } catch {
+      // A runtime that keeps a signal's listeners on the signal itself cannot add one to a frozen
+      // signal (Node 24), nor abort it: there is nothing to follow.
+      return;
+    }
     followers.current = follower;
-    signal.addEventListener("abort", followers.listener, { once: true });
   } else if (current instanceof Set) {
     current.add(follower);
   } else {

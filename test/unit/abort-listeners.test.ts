@@ -92,7 +92,8 @@ describe("a caller's signal keeps no listener once its calls are done", () => {
   });
 
   // A signal that cannot take a property: kept in a deep-frozen app state, or hardened (SES). Node's
-  // own abort() writes to the signal, so a frozen one can never abort there.
+  // own abort() writes to the signal, so a frozen one can never abort there (and Node 24 cannot add
+  // a listener to one either).
   it.each([
     ["frozen", Object.freeze, false],
     ["sealed", Object.seal, true],
