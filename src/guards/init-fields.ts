@@ -5,7 +5,8 @@
  * uses for network failures, and be retried five times as one; an unknown `parseAs` would fail only
  * after the write was sent. Each is a ValidationError issue naming the field, without its value.
  * The enums a runtime checks itself (`cache`, `mode`, `credentials`, `referrerPolicy`, …) are left
- * to it: its refusal is caught once, in the transport (fetch-terminal.ts).
+ * to it: its refusal is caught once, in the transport (fetch-terminal.ts); of their values, only
+ * `mode: "no-cors"` is refused here, as a browser would build and send it.
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
 import { isAbortSignal } from "../internal/abort-signal.ts";
@@ -28,7 +29,7 @@ export function initIssues(method: string, init: Record<string, unknown>): Valid
   const issues: ValidationIssue[] = [];
   if (typeof method !== "string" || !METHOD.test(method))
     issues.push({ field: "method", message: "must be an HTTP method (a token; not CONNECT, TRACE or TRACK)" });
-  const { signal, fetch, Request, parseAs, middleware, priority, body, headers } = init;
+  const { signal, fetch, Request, parseAs, middleware, priority, body, headers, mode } = init;
   if (signal != null && !isAbortSignal(signal)) issues.push({ field: "signal", message: "must be an AbortSignal" });
   if (fetch !== undefined && typeof fetch !== "function")
     issues.push({ field: "fetch", message: "must be a function" });
@@ -44,6 +45,13 @@ export function initIssues(method: string, init: Record<string, unknown>): Valid
     });
   if (priority !== undefined && !PRIORITIES.has(priority as string))
     issues.push({ field: "priority", message: 'must be one of "high", "low", "auto"' });
+  // The Fetch standard drops Authorization and X-Preferred-Partner-Id from a no-cors request and
+  // hides its answer (an opaque response): in a page such a call can never work.
+  if (mode === "no-cors")
+    issues.push({
+      field: "mode",
+      message: 'must not be "no-cors" (it drops the Authorization header and hides the answer)',
+    });
   // openapi-fetch sends any body but undefined, null as the text "null".
   if (body !== undefined && (method === "GET" || method === "HEAD"))
     issues.push({ field: "body", message: `a ${method} request has no body` });

@@ -46,8 +46,15 @@ export function fetchTerminal(
     // then: a call that succeeds never looks for it.
     try {
       response = checkedResponse(await sendAttempt(attempt.url, init, ctx, fetchFn, requestClass));
-      if (response.type === "opaqueredirect")
+      // A Response of status 0 has nothing to read: a redirect the runtime hides (the transport's
+      // `redirect: "manual"`), a network error (`Response.error()`, a mock's stand-in for one), or
+      // an opaque answer to a call given `mode: "no-cors"`, which another attempt would repeat.
+      const { type } = response;
+      if (type === "opaqueredirect")
         throw new AttemptFailure("redirect", true, "redirect not followed (the runtime hides its target)");
+      if (type === "error")
+        throw new AttemptFailure("network", true, "network error: fetch resolved to Response.error()");
+      if (type === "opaque") throw new AttemptFailure("not-a-response", true, 'opaque response (mode "no-cors")');
       if (ctx.parseJson && response.ok && response.status !== 204 && ctx.method !== "HEAD") {
         const text = decoder.decode(await readBody(response, maxResponseBytes));
         const data = text ? parseJson(text, response.headers.get("content-type")) : undefined;

@@ -320,6 +320,7 @@ describe.skipIf(!enabled).each(["page", "worker"] as const)("a session provider 
         { priority: "urgent" }, // the client's check (Chromium's fetch would throw a TypeError)
         { cache: "sometimes" }, // the browser's own checks, told apart from a network failure
         { mode: "navigate" },
+        { mode: "no-cors" }, // Chromium would send it without Authorization and hide the answer
         { credentials: "always" },
         { body: "x" },
         { headers: { "bad name": "v" } }, // Chromium's Headers throws a TypeError quoting the name
@@ -337,6 +338,7 @@ describe.skipIf(!enabled).each(["page", "worker"] as const)("a session provider 
         ["priority"],
         ["init"],
         ["init"],
+        ["mode"],
         ["init"],
         ["body"],
         ["headers"],

@@ -125,6 +125,9 @@ describe("a call's init field of the wrong type or value", () => {
     ["cache not one of the Fetch standard's", { ...read, cache: "sometimes" }, "init"],
     ["credentials not one of the Fetch standard's", { ...read, credentials: "always" }, "init"],
     ["mode not one of the Fetch standard's", { ...read, mode: "anything" }, "init"],
+    // The Fetch standard drops Authorization and X-Preferred-Partner-Id from a no-cors request and
+    // hides its answer (an opaque response): in a page such a call can never work.
+    ["mode no-cors", { ...read, mode: "no-cors" }, "mode"],
     ["referrerPolicy not one of the Fetch standard's", { ...read, referrerPolicy: "everyone" }, "init"],
   ];
   for (const [name, init, field] of cases) {
@@ -214,6 +217,8 @@ describe("what openapi-fetch and the Fetch standard accept keeps working", () =>
     ["priority low", { ...read, priority: "low" }],
     ["cache no-store", { ...read, cache: "no-store" }],
     ["credentials include", { ...read, credentials: "include" }],
+    ["mode same-origin (the API behind the app's own origin)", { ...read, mode: "same-origin" }],
+    ["mode cors", { ...read, mode: "cors" }],
     ["a Request class", { ...read, Request: class extends Request {} }],
   ];
   for (const [name, init] of accepted) {

@@ -100,3 +100,40 @@ describe("a fetch that resolves to something that is not a Response", () => {
     expect(data).toEqual({ id: "e1" });
   });
 });
+
+/**
+ * A Response of status 0 has nothing to read. A mock stands for a network failure with
+ * `Response.error()` (as the Fetch standard's network error is one); a page's call given
+ * `mode: "no-cors"` gets an opaque one (the Fetch standard also drops the Authorization and partner
+ * headers from such a request). Each was a NetworkError quoting the runtime's "init["status"] must
+ * be in the range of 200 to 599" (the body was copied into a new Response), retried.
+ */
+describe("a Response that has nothing to read (status 0)", () => {
+  const read = (client: ReturnType<typeof createAudienceClient>) =>
+    client.GET("/events/{eid}", { params: { path: { eid: "e1" } } }).catch((e: unknown) => e);
+  const ok = () => new Response(JSON.stringify({ id: "e1" }), { headers: { "content-type": "application/json" } });
+
+  it("Response.error(): a network failure, retried like one, and said plainly", async () => {
+    const fetch = vi.fn(async () => Response.error());
+    const client = createAudienceClient({ baseUrl: BASE_URL, fetch, session, retry: { maxAttempts: 2 } });
+    const error = (await read(client)) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toMatch(/network error: fetch resolved to Response\.error\(\) after 2 attempt/);
+    expect(error.message).not.toMatch(/200 to 599|init\[/);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    fetch.mockResolvedValueOnce(Response.error()).mockImplementation(async () => ok());
+    const { data } = (await read(client)) as { data: unknown };
+    expect(data).toEqual({ id: "e1" });
+  });
+
+  it('an opaque response (mode: "no-cors"): a NetworkError naming the mode, at once, not retried', async () => {
+    const opaque = () => Object.defineProperty(Response.error(), "type", { value: "opaque" });
+    const fetch = vi.fn(async () => opaque());
+    const client = createAudienceClient({ baseUrl: BASE_URL, fetch, session });
+    const error = (await read(client)) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toMatch(/opaque response .*"no-cors".* after 1 attempt/);
+    expect(error.message).not.toMatch(/200 to 599|init\[/);
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+});
