@@ -51,8 +51,9 @@ function scaling(small: () => void, large: () => void, rounds = 5): Scaling {
 const STEP_CHECK_MS = 50;
 
 /**
- * A case above the limit is measured again, up to twice, and keeps its lowest ratio: load or a JIT
- * tier change can inflate one measurement, but a quadratic case stays near 16 every time.
+ * A case above the limit is measured again, up to four times, and keeps its lowest ratio: load, a
+ * garbage collection or a JIT tier change can inflate one measurement (a loaded CI run measured
+ * 10.1 once for a case that gives 4–6 idle), but a quadratic case stays near 16 every time.
  *
  * A case still above it, and quick at 4n, is measured one size up too (4n against 16n), keeping the
  * lower ratio: a step that happens once between two sizes (the working set outgrowing a CPU cache,
@@ -65,7 +66,7 @@ function runCases(): Record<string, Scaling> {
     Object.entries(cases).map(([name, c]) => {
       const [small, large] = [c.prepare(c.n), c.prepare(4 * c.n)];
       let best = scaling(small, large);
-      for (let again = 0; again < 2 && best.ratio >= RATIO_LIMIT; again++) {
+      for (let again = 0; again < 4 && best.ratio >= RATIO_LIMIT; again++) {
         const next = scaling(small, large);
         if (next.ratio < best.ratio) best = next;
       }
