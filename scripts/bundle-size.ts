@@ -36,8 +36,10 @@ export const TARGET_KB = 20;
  * (16.56 measured); 16.61 KB with one that is not a token not repeated and the option refused when it
  * is a Map (16.607 measured). 16.65 KB once a caller's signal that cannot take a property (frozen,
  * sealed) is followed too, where every call with one failed with a TypeError (16.650 measured).
+ * 16.69 KB once a helper that takes an options object refuses a bare AbortSignal there (its abort
+ * was ignored, the poll or list ran on) and `ingestExcel` and `uploadMedia` check theirs (16.682).
  */
-export const BUDGET_KB = 16.66;
+export const BUDGET_KB = 16.69;
 
 /** The target for an app using only `createAudienceClient` and `unwrap`, up front, KB min+gzip. */
 export const MINIMUM_TARGET_KB = 12;
@@ -73,7 +75,8 @@ export const BROWSER_MINIMUM_TARGET_KB = 10;
 // 18.3 before the redactor, the setup refusal of an answer and the query checks loaded with the
 // engine (16.35 measured since). 16.45 measured once a header's name was checked (a token).
 // 16.55: 16.541 measured once a frozen or sealed signal was followed (internal/on-abort.ts).
-export const BROWSER_BUDGET_KB = 16.55;
+// 16.57: 16.569 measured once a bare AbortSignal was refused where an options object goes.
+export const BROWSER_BUDGET_KB = 16.57;
 // 11.9 before that move (11.85 measured); 9.91 measured since: the target (10 KB) is met. 9.83
 // measured (10 071 B) once the network failure's description left the module the lazily loaded
 // policies share (transport/fetch-failure.ts): the page hints are then one chunk with the rest of
@@ -131,7 +134,9 @@ export const BROWSER_MINIMUM_BUDGET_KB = 9.98;
 // mock's network failure, and an opaque answer had quoted the runtime's "status must be in the
 // range of 200 to 599") and a call's `mode: "no-cors"` (the usual bad advice for a CORS error,
 // which drops the Authorization header in a page) was refused before it is sent, +0.11.
-export const BROWSER_LOADED_BUDGET_KB = 41.47;
+// 41.50 measured (42 491 B) once a bare AbortSignal was refused where a helper (the setup
+// handle's publish and flush among them) reads an options object, +0.03.
+export const BROWSER_LOADED_BUDGET_KB = 41.5;
 
 /**
  * What the React Query binding (`/react-query`) may add to an app that already uses the client

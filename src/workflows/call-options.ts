@@ -40,11 +40,16 @@ export function callInit(
 
 /**
  * A helper's options as given: none (undefined or null) or an object. Anything else (an ad platform
- * given as a string where the options go) is a ValidationError naming them, not options ignored.
+ * given as a string where the options go) is a ValidationError naming them, not options ignored;
+ * so is a bare AbortSignal, an object whose abort would be ignored where only `signal` is read.
  */
 export function objectOptions<T extends object>(options: T | null | undefined, shape = "an object"): Partial<T> {
   if (options == null) return {};
-  if (typeof options !== "object") throw new ValidationError([{ field: "options", message: `must be ${shape}` }]);
+  const signal = isAbortSignal(options);
+  if (typeof options !== "object" || signal)
+    throw new ValidationError([
+      { field: "options", message: `must be ${shape}${signal ? ", not an AbortSignal: give it as `signal`" : ""}` },
+    ]);
   return options;
 }
 

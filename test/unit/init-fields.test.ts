@@ -12,12 +12,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   countUnreadMessages,
   createAudienceClient,
+  ingestExcel,
+  listEventCampaigns,
   listEvents,
+  uploadMedia,
   ValidationError,
   waitForClientCampaignStatusTask,
   watchAdPlatformConnection,
 } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
+import { makeZip, minimalXlsxEntries } from "../support/make-zip.ts";
 
 let api: FakeApi | undefined;
 /** Puts the runtime's fetch back (setup counts every fetch through it). */
@@ -289,10 +293,39 @@ describe("the options of the helpers that poll or list", () => {
       ["listEvents", async () => listEvents(client, "recent" as never).next()],
       ["setupProcess(eid).publish", () => client.setupProcess(eid).publish("meta" as never)],
       ["setupProcess(eid).flush", () => client.setupProcess(eid).flush(5 as never)],
+      ["ingestExcel", () => ingestExcel(client, eid, makeZip(minimalXlsxEntries()), "sales.xlsx" as never)],
+      ["uploadMedia", () => uploadMedia(client, new Uint8Array([1]), "logo.png" as never)],
     ] as const) {
       const error = await failure(Promise.resolve().then(run));
       expect(error, name).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).issues.map((i) => i.field)).toEqual(["options"]);
+    }
+    expect(api?.calls()).toEqual([]);
+    // null is no options, as for every helper (it was a raw TypeError here)
+    await ingestExcel(client, eid, makeZip(minimalXlsxEntries()), null as never);
+    expect(api?.calls()).toHaveLength(1);
+  });
+
+  // The one-call helpers take a bare AbortSignal as their options (call-options.ts); these take an
+  // options object only, which an AbortSignal is too: its abort was ignored, the poll or the list ran on.
+  it("a bare AbortSignal where an options object goes: a ValidationError naming options, never a signal ignored", async () => {
+    const { client } = await setup();
+    const signal = new AbortController().signal;
+    for (const [name, run] of [
+      ["watchAdPlatformConnection", () => watchAdPlatformConnection(client, signal as never)],
+      ["waitForClientCampaignStatusTask", () => waitForClientCampaignStatusTask(client, eid, signal as never)],
+      ["listEvents", async () => listEvents(client, signal as never).next()],
+      ["listEventCampaigns", async () => listEventCampaigns(client, eid, signal as never).next()],
+      ["setupProcess(eid).publish", () => client.setupProcess(eid).publish(signal as never)],
+      ["setupProcess(eid).flush", () => client.setupProcess(eid).flush(signal as never)],
+      ["ingestExcel", () => ingestExcel(client, eid, makeZip(minimalXlsxEntries()), signal as never)],
+      ["uploadMedia", () => uploadMedia(client, new Uint8Array([1]), signal as never)],
+    ] as const) {
+      const error = await failure(Promise.resolve().then(run));
+      expect(error, name).toBeInstanceOf(ValidationError);
+      const [issue] = (error as ValidationError).issues;
+      expect(issue?.field, name).toBe("options");
+      expect(issue?.message, name).toMatch(/not an AbortSignal: give it as `signal`/);
     }
     expect(api?.calls()).toEqual([]);
   });
