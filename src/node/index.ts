@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
+import { objectOptions } from "../workflows/call-options.ts";
 import { ingestExcel, uploadMedia } from "../workflows/ingest.ts";
 
 export type { Coordinator } from "../coordination/coordinator.ts";
@@ -36,7 +37,9 @@ export async function ingestExcelFile(
   path: string,
   options: { signal?: AbortSignal; deadlineMs?: number; priority?: "high" | "low" | "auto" } = {},
 ): Promise<unknown> {
-  return ingestExcel(client, eid, await read(path, "path"), { filename: basename(path), ...options });
+  // Checked before the file is read; spread, a bare signal or a string would be no options at all.
+  const checked = objectOptions(options);
+  return ingestExcel(client, eid, await read(path, "path"), { filename: basename(path), ...checked });
 }
 
 /** Uploads the media file at `path`. */
@@ -45,5 +48,6 @@ export async function uploadMediaFile(
   path: string,
   options: { contentType?: string; signal?: AbortSignal; deadlineMs?: number; priority?: "high" | "low" | "auto" } = {},
 ): Promise<unknown> {
-  return uploadMedia(client, await read(path, "path"), { filename: basename(path), ...options });
+  const checked = objectOptions(options);
+  return uploadMedia(client, await read(path, "path"), { filename: basename(path), ...checked });
 }

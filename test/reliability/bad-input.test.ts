@@ -478,6 +478,21 @@ v("uploadMedia", "a number instead of bytes", "file", () =>
   uploadMedia(client, 42 as never, { filename: "banner.png" }),
 );
 v("uploadMediaFile (node)", "empty path", "path", () => uploadMediaFile(client, ""));
+// A bare signal where the options object goes was spread into no options: its abort was ignored.
+const aSignal = () => new AbortController().signal as never;
+v("ingestExcel", "a bare AbortSignal as options", "options", () => ingestExcel(client, "e1", XLSX, aSignal()));
+v("ingestExcelFile (node)", "a bare AbortSignal as options", "options", () =>
+  ingestExcelFile(client, "e1", "/nonexistent/transactions.xlsx", aSignal()),
+);
+v("ingestExcelFile (node)", "a string as options", "options", () =>
+  ingestExcelFile(client, "e1", "/nonexistent/transactions.xlsx", "sales.xlsx" as never),
+);
+v("uploadMediaFile (node)", "a bare AbortSignal as options", "options", () =>
+  uploadMediaFile(client, "/nonexistent/banner.png", aSignal()),
+);
+v("uploadMediaFile (node)", "a string as options", "options", () =>
+  uploadMediaFile(client, "/nonexistent/banner.png", "image/png" as never),
+);
 v("assertXlsx", "a CSV", "file", () => assertXlsx(CSV));
 v("assertXlsx", "zero bytes", "file", () => assertXlsx(EMPTY));
 v("assertXlsx", "a string", "file", () => assertXlsx("PK\u0003\u0004" as never));
