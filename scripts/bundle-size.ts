@@ -76,7 +76,8 @@ export const BROWSER_MINIMUM_TARGET_KB = 10;
 // engine (16.35 measured since). 16.45 measured once a header's name was checked (a token).
 // 16.55: 16.541 measured once a frozen or sealed signal was followed (internal/on-abort.ts).
 // 16.57: 16.569 measured once a bare AbortSignal was refused where an options object goes.
-export const BROWSER_BUDGET_KB = 16.57;
+// 16.58: 16.571 measured once a helper's deadlineMs past the timer limit was refused.
+export const BROWSER_BUDGET_KB = 16.58;
 // 11.9 before that move (11.85 measured); 9.91 measured since: the target (10 KB) is met. 9.83
 // measured (10 071 B) once the network failure's description left the module the lazily loaded
 // policies share (transport/fetch-failure.ts): the page hints are then one chunk with the rest of

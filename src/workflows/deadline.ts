@@ -8,13 +8,19 @@ import { helperInit } from "../call/helper-options.ts";
 import { TimeoutError } from "../errors/network-error.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
-import { setBoundedTimeout } from "../internal/timers.ts";
+import { MAX_TIMER_MS, setBoundedTimeout } from "../internal/timers.ts";
 
-/** The monotonic ms by which a helper started now with `deadlineMs` must end; undefined without one. */
+/**
+ * The monotonic ms by which a helper started now with `deadlineMs` must end; undefined without one.
+ * At most MAX_TIMER_MS, as the client's `retry.deadlineMs` (options/checks.ts): each call's deadline
+ * is a timer, which a runtime fires at once above it.
+ */
 export function deadlineAt(deadlineMs: number | undefined): number | undefined {
   if (deadlineMs === undefined) return undefined;
-  if (!(typeof deadlineMs === "number" && deadlineMs >= 0 && !Number.isNaN(deadlineMs)))
-    throw new ValidationError([{ field: "deadlineMs", message: "must be a number, 0 or more" }]);
+  if (!(typeof deadlineMs === "number" && deadlineMs >= 0 && deadlineMs <= MAX_TIMER_MS))
+    throw new ValidationError([
+      { field: "deadlineMs", message: `must be a number, 0 or more, at most ${MAX_TIMER_MS} (the timer limit)` },
+    ]);
   return monotonicNow() + deadlineMs;
 }
 

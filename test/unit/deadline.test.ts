@@ -4,8 +4,22 @@
  * timers would fire at once; a timeout after the headers arrived keeps their request id.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createAudienceClient, getPartners, RateLimitError, TimeoutError, unwrap } from "../../src/index.ts";
+import {
+  createAudienceClient,
+  getPartners,
+  ingestExcel,
+  listEvents,
+  paginate,
+  poll,
+  RateLimitError,
+  setClientCampaignStatus,
+  TimeoutError,
+  unwrap,
+  ValidationError,
+  waitForClientCampaignStatusTask,
+} from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
+import { makeZip, minimalXlsxEntries } from "../support/make-zip.ts";
 import { json } from "../support/recording-server.ts";
 
 let api: FakeApi;
@@ -95,6 +109,43 @@ describe("no timer value can overflow", () => {
     expect(() =>
       createAudienceClient({ baseUrl: "http://127.0.0.1:9/api/v3", credentials, ...(options as object) }),
     ).toThrow(new RegExp(`option "${name.replace(".", "\\.")}"`));
+  });
+
+  // A helper's deadlineMs is refused past the timer range as retry.deadlineMs is: it was taken, and
+  // its first call threw the timer's raw RangeError ("a wait of Infinity ms exceeds the timer limit").
+  it.each([
+    ["Infinity", Number.POSITIVE_INFINITY],
+    ["2^31", 2 ** 31],
+    ["1e20", 1e20],
+  ])("a helper's deadlineMs of %s: a ValidationError naming deadlineMs, nothing sent", async (_name, deadlineMs) => {
+    api = await startFakeApi();
+    const client = createAudienceClient({ baseUrl: api.url, credentials, partnerId: "partner-id-acme" });
+    await setClientCampaignStatus(client, "e1", { status: "ACTIVE" });
+    const sentBefore = api.calls().length;
+    const never = () => false;
+    for (const [helper, run] of [
+      ["getPartners", () => getPartners(client, { deadlineMs })],
+      ["listEvents", () => listEvents(client, { deadlineMs }).next()],
+      ["waitForClientCampaignStatusTask", () => waitForClientCampaignStatusTask(client, "e1", { deadlineMs })],
+      ["poll", () => poll({ fetchStatus: async () => ({}), isDone: never, intervalMs: 10, deadlineMs })],
+      ["paginate", () => paginate({ fetchPage: async () => ({ items: [] }), limit: 10, deadlineMs }).next()],
+      ["setupProcess(eid).flush", () => client.setupProcess("e1").flush({ deadlineMs })],
+      ["ingestExcel", () => ingestExcel(client, "e1", makeZip(minimalXlsxEntries()), { deadlineMs })],
+    ] as const) {
+      const error = await Promise.resolve()
+        .then(run)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(error, helper).toBeInstanceOf(ValidationError);
+      expect(
+        (error as ValidationError).issues.map((i) => i.field),
+        helper,
+      ).toEqual(["deadlineMs"]);
+      expect((error as ValidationError).message, helper).toMatch(/at most 2147483647/);
+    }
+    expect(api.calls()).toHaveLength(sentBefore);
   });
 
   it("a Retry-After beyond any timer, with the ceiling raised to the most a timer allows, fails at once", async () => {
