@@ -118,7 +118,8 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
 
 /**
  * What {@link paginate} refuses: a `limit` of 0 or NaN never makes a page "short", so the loop
- * would run for as long as the API answers full pages; a NaN `maxItems` silently yielded nothing.
+ * would run for as long as the API answers full pages; a NaN `maxItems` silently yielded nothing, and
+ * one that is no number was compared as one ("" yielded nothing, "5" five items).
  */
 export function pageOptionIssues(options: {
   readonly limit: number;
@@ -129,8 +130,9 @@ export function pageOptionIssues(options: {
   const issues: ValidationIssue[] = [];
   if (!Number.isInteger(options.limit) || options.limit < 1)
     issues.push({ field: "limit", message: "must be a positive integer" });
-  if (options.maxItems !== undefined && !(options.maxItems >= 0))
-    issues.push({ field: "maxItems", message: "must be a number, 0 or more (Infinity for no limit)" });
+  const { maxItems } = options;
+  if (maxItems !== undefined && !(maxItems >= 0 && (Number.isInteger(maxItems) || maxItems === Infinity)))
+    issues.push({ field: "maxItems", message: "must be a whole number, 0 or more (Infinity for no limit)" });
   if (options.maxPages !== undefined && !(Number.isInteger(options.maxPages) && options.maxPages >= 1))
     issues.push({ field: "maxPages", message: "must be a positive integer" });
   if (options.firstPage !== undefined && !Number.isInteger(options.firstPage))

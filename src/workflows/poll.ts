@@ -204,7 +204,8 @@ function checkTiming(options: Timing): void {
     issues.push({ field: "maxFailures", message: "must be a positive integer" });
   for (const field of ["maxIntervalMs", "minIntervalMs", "timeoutMs"] as const) {
     const value = options[field];
-    check(field, value === undefined || value >= 0, "must be a number, 0 or more");
+    // Typed, not only compared: a timeoutMs of "" compares as 0 and ended the poll at once.
+    check(field, value === undefined || (typeof value === "number" && value >= 0), "must be a number, 0 or more");
   }
   if (issues.length > 0) throw new ValidationError(issues);
 }

@@ -532,6 +532,11 @@ v("listEvents", "limit 0", "limit", () => drain(listEvents(client, { limit: 0 })
 v("listEvents", "limit NaN", "limit", () => drain(listEvents(client, { limit: Number.NaN })));
 v("listEvents", "maxItems NaN", "maxItems", () => drain(listEvents(client, { maxItems: Number.NaN })));
 v("listEvents", "maxItems negative", "maxItems", () => drain(listEvents(client, { maxItems: -1 })));
+// Compared, not checked for its type: "" yielded nothing, "5" and true were counted as numbers.
+v("listEvents", "maxItems an empty string", "maxItems", () => drain(listEvents(client, { maxItems: "" as never })));
+v("listEvents", "maxItems a numeric string", "maxItems", () => drain(listEvents(client, { maxItems: "5" as never })));
+v("listEvents", "maxItems true", "maxItems", () => drain(listEvents(client, { maxItems: true as never })));
+v("listEvents", "maxItems 1.5", "maxItems", () => drain(listEvents(client, { maxItems: 1.5 })));
 v("listEventCampaigns", "eid '..'", "params.path.eid", () => drain(listEventCampaigns(client, "..")));
 v("listEventCampaigns", "limit Infinity", "limit", () =>
   drain(listEventCampaigns(client, "e1", { limit: Number.POSITIVE_INFINITY })),
@@ -599,6 +604,12 @@ v("poll", "intervalMs NaN", "intervalMs", pollWith({ intervalMs: Number.NaN }));
 v("poll", "intervalMs negative", "intervalMs", pollWith({ intervalMs: -1 }));
 v("poll", "backoff below 1", "backoff", pollWith({ backoff: 0.5 }));
 v("poll", "timeoutMs negative", "timeoutMs", pollWith({ timeoutMs: -1 }));
+// Compared, not checked for its type: a timeoutMs of "" ended the poll at once, "5000" was a number.
+v("poll", "timeoutMs an empty string", "timeoutMs", pollWith({ timeoutMs: "" }));
+v("poll", "maxIntervalMs a numeric string", "maxIntervalMs", pollWith({ maxIntervalMs: "5000" }));
+v("poll", "minIntervalMs null", "minIntervalMs", pollWith({ minIntervalMs: null }));
+v("poll", "backoff a numeric string", "backoff", pollWith({ backoff: "2" }));
+v("poll", "intervalMs a numeric string", "intervalMs", pollWith({ intervalMs: "100" }));
 v("poll", "no fetchStatus", "fetchStatus", pollWith({ fetchStatus: undefined }));
 v("poll", "isDone not a function", "isDone", pollWith({ isDone: "DONE" }));
 v("isTerminalStatus", "a string", "terminalStates", () => isTerminalStatus("DONE" as never));
