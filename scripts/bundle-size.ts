@@ -39,8 +39,10 @@ export const TARGET_KB = 20;
  * 16.69 KB once a helper that takes an options object refuses a bare AbortSignal there (its abort
  * was ignored, the poll or list ran on) and `ingestExcel` and `uploadMedia` check theirs (16.682).
  * 16.71 KB once a list's `maxItems` and a poll's waits are checked for their type (16.707).
+ * 16.82 KB once a helper's `signal` that is none is refused and a polyfill's signal without
+ * `reason` or `throwIfAborted` ends a call, a list, a poll or a publish with an AbortError (16.818).
  */
-export const BUDGET_KB = 16.71;
+export const BUDGET_KB = 16.82;
 
 /** The target for an app using only `createAudienceClient` and `unwrap`, up front, KB min+gzip. */
 export const MINIMUM_TARGET_KB = 12;
@@ -79,7 +81,8 @@ export const BROWSER_MINIMUM_TARGET_KB = 10;
 // 16.57: 16.569 measured once a bare AbortSignal was refused where an options object goes.
 // 16.58: 16.571 measured once a helper's deadlineMs past the timer limit was refused.
 // 16.60: 16.595 measured once a list's maxItems and a poll's waits were checked for their type.
-export const BROWSER_BUDGET_KB = 16.6;
+// 16.72: 16.714 measured once a polyfill's signal without reason or throwIfAborted was followed.
+export const BROWSER_BUDGET_KB = 16.72;
 // 11.9 before that move (11.85 measured); 9.91 measured since: the target (10 KB) is met. 9.83
 // measured (10 071 B) once the network failure's description left the module the lazily loaded
 // policies share (transport/fetch-failure.ts): the page hints are then one chunk with the rest of
@@ -139,7 +142,9 @@ export const BROWSER_MINIMUM_BUDGET_KB = 9.98;
 // which drops the Authorization header in a page) was refused before it is sent, +0.11.
 // 41.50 measured (42 491 B) once a bare AbortSignal was refused where a helper (the setup
 // handle's publish and flush among them) reads an options object, +0.03.
-export const BROWSER_LOADED_BUDGET_KB = 41.5;
+// 41.58 measured (42 569 B) once an abort of a polyfill's signal without `reason` ended a call
+// with an AbortError (it rejected with undefined, or a TypeError from openapi-fetch), +0.07.
+export const BROWSER_LOADED_BUDGET_KB = 41.58;
 
 /**
  * What the React Query binding (`/react-query`) may add to an app that already uses the client

@@ -13,6 +13,7 @@
  * such a call ends as soon as the engine is there (engine.ts), unsent.
  */
 import { TimeoutError } from "../errors/network-error.ts";
+import { reasonOf } from "../internal/abort-signal.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { onAbort } from "../internal/on-abort.ts";
 import { MAX_TIMER_MS } from "../internal/timers.ts";
@@ -81,10 +82,10 @@ export function whileLoading<T>(
     const left = at === undefined ? Number.POSITIVE_INFINITY : at - monotonicNow();
     if (signal?.aborted) {
       start();
-      reject(signal.reason);
+      reject(reasonOf(signal));
     } else {
       // One listener per signal however many calls share it (internal/on-abort.ts).
-      if (signal) unfollow = onAbort(signal, () => start() && reject(signal.reason));
+      if (signal) unfollow = onAbort(signal, () => start() && reject(reasonOf(signal)));
       // A deadline past the timer's range never ends a load (options/checks.ts bounds the client's).
       if (left <= MAX_TIMER_MS) timer = setTimeout(() => start() && reject(timedOut()), Math.max(0, left));
     }

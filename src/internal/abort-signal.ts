@@ -15,3 +15,20 @@ export function isAbortSignal(value: unknown): value is AbortSignal {
     typeof signal.removeEventListener === "function"
   );
 }
+
+/**
+ * Why `signal` aborted. A polyfill's signal (the npm `abort-controller`) has no `reason`: a call
+ * rejected with undefined, which openapi-fetch takes for no error at all (it then read the headers
+ * of no response). An abort without a reason is the standard's AbortError, as `controller.abort()` gives.
+ */
+export const reasonOf = (signal: AbortSignal): unknown =>
+  signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+
+/** `signal.throwIfAborted()` for any signal {@link isAbortSignal} takes (a polyfill's has no such method). */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw reasonOf(signal);
+}
+
+/** The issue of a helper's `signal` that is no AbortSignal (null and undefined are none). */
+export const signalIssues = (signal: unknown): Array<{ field: string; message: string }> =>
+  signal != null && !isAbortSignal(signal) ? [{ field: "signal", message: "must be an AbortSignal" }] : [];

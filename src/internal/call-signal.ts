@@ -4,6 +4,7 @@
  * first. Everything the call waits for — a slot, the pace, a sign-in, a retry wait, the attempt in
  * flight — follows this one signal, so the deadline ends all of it at once.
  */
+import { reasonOf } from "./abort-signal.ts";
 import { onAbort } from "./on-abort.ts";
 import { setBoundedTimeout } from "./timers.ts";
 
@@ -46,4 +47,4 @@ export function callSignal(
 
 /** Why `signal` aborted: the origin's reason when it has aborted too (see callSignal). */
 export const abortReason = (signal: AbortSignal, origin: AbortSignal | undefined): unknown =>
-  origin?.aborted ? origin.reason : signal.reason;
+  reasonOf(origin?.aborted ? origin : signal);

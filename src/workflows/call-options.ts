@@ -6,7 +6,7 @@
  */
 import { type HelperClient, refusedIn } from "../errors/refused-in.ts";
 import { ValidationError } from "../errors/validation-error.ts";
-import { isAbortSignal } from "../internal/abort-signal.ts";
+import { isAbortSignal, signalIssues } from "../internal/abort-signal.ts";
 import { type RawResult, unwrap } from "../unwrap.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
 
@@ -31,6 +31,9 @@ export function callInit(
       { field: "options", message: "must be { signal, deadlineMs, priority } or an AbortSignal" },
     ]);
   const { signal, deadlineMs, priority } = options as CallOptions;
+  // Checked here too, before a helper's own work (a publish's flush) rather than at its call.
+  const issues = signalIssues(signal);
+  if (issues.length > 0) throw new ValidationError(issues);
   return {
     ...(signal ? { signal } : {}),
     ...withDeadline(deadlineAt(deadlineMs)),

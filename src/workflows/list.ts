@@ -66,7 +66,12 @@ function checkedList<T>(
     ]);
   }
   // Refused here, at the call, rather than at the first page (paginate checks it too).
-  const rest = pageOptionIssues({ limit, maxItems: options.maxItems, maxPages: options.maxPages });
+  const rest = pageOptionIssues({
+    limit,
+    maxItems: options.maxItems,
+    maxPages: options.maxPages,
+    signal: options.signal,
+  });
   if (rest.length > 0) throw new ValidationError(rest);
   return paginate<T>({
     limit,

@@ -2,6 +2,7 @@ import { pageItemsOf } from "../assumptions.ts";
 import { AudienceError } from "../errors/audience-error.ts";
 import { TimeoutError } from "../errors/network-error.ts";
 import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
+import { signalIssues, throwIfAborted } from "../internal/abort-signal.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { CLIENT_DEFAULTS } from "../limits.ts";
 import { deadlineAt } from "./deadline.ts";
@@ -82,7 +83,7 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
   let previous: string | undefined; // the previous page, as JSON, to see it repeated
   const first = options.firstPage ?? 1;
   for (let page = first; remaining > 0; page++) {
-    signal?.throwIfAborted();
+    throwIfAborted(signal);
     if (page - first >= maxPages)
       throw new AudienceError(
         `the list did not end within ${maxPages} pages (maxPages); the server keeps answering full pages`,
@@ -101,7 +102,7 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
       ...(left === undefined ? {} : { deadlineMs: left }),
     });
     // fetchPage may ignore the signal; an abort during the fetch still ends the iteration here.
-    signal?.throwIfAborted();
+    throwIfAborted(signal);
     const items = itemsOf(body);
     const end = pageEnd(items, previous, limit);
     if (end.repeated) return; // the last page, answered again
@@ -110,7 +111,7 @@ export async function* paginate<T = unknown>(options: PaginateOptions<T>): Async
       if (remaining <= 0) return;
       remaining--;
       yield item;
-      signal?.throwIfAborted(); // the consumer may have aborted while handling the item
+      throwIfAborted(signal); // the consumer may have aborted while handling the item
     }
     if (end.last) return;
   }
@@ -126,8 +127,10 @@ export function pageOptionIssues(options: {
   readonly maxItems?: number | undefined;
   readonly firstPage?: number | undefined;
   readonly maxPages?: number | undefined;
+  readonly signal?: unknown;
 }): ValidationIssue[] {
-  const issues: ValidationIssue[] = [];
+  // A signal that is none threw a raw TypeError at the first page (`signal.throwIfAborted`).
+  const issues: ValidationIssue[] = signalIssues(options.signal);
   if (!Number.isInteger(options.limit) || options.limit < 1)
     issues.push({ field: "limit", message: "must be a positive integer" });
   const { maxItems } = options;

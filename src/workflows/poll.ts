@@ -1,6 +1,7 @@
 import { DEFAULT_TERMINAL_STATES, statusOf } from "../assumptions.ts";
 import { TimeoutError } from "../errors/network-error.ts";
 import { ValidationError, type ValidationIssue } from "../errors/validation-error.ts";
+import { signalIssues } from "../internal/abort-signal.ts";
 import { abortable } from "../internal/abortable.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { sleep as defaultSleep } from "../internal/sleep.ts";
@@ -185,7 +186,8 @@ type Timing = Pick<
 
 // A NaN or negative interval would turn the poll into a busy loop against the API, so refuse it.
 function checkTiming(options: Timing): void {
-  const issues: ValidationIssue[] = [];
+  // A signal that is none threw a raw TypeError (`addEventListener` is not a function).
+  const issues: ValidationIssue[] = signalIssues(options.signal);
   const check = (field: keyof Timing, ok: boolean, message: string): void => {
     if (!ok) issues.push({ field, message });
   };

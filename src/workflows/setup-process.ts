@@ -4,6 +4,7 @@ import type { Declared } from "../declared-fields.ts";
 import { refusedIn } from "../errors/refused-in.ts";
 import { SetupStateError } from "../errors/setup-state-error.ts";
 import { ValidationError } from "../errors/validation-error.ts";
+import { throwIfAborted } from "../internal/abort-signal.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { unwrap } from "../unwrap.ts";
 import { type Autosaver, createAutosaver } from "./autosave.ts";
@@ -113,7 +114,7 @@ async function publish(
   const at = deadlineAt(deadlineMs); // one deadline for the flush, the boost and the status read
   const init = { ...callInit(rest), ...withDeadline(at) };
   await autosaver.flush(at === undefined ? {} : { deadlineMs: Math.max(0, at - monotonicNow()) });
-  options.signal?.throwIfAborted();
+  throwIfAborted(options.signal);
   const result = await client.POST("/setup_processes/{eid}/boost", { params: { path: { eid } }, ...init });
   const data = unwrap(result);
   const adPlatform = options.adPlatform ?? client.config.adPlatform;

@@ -15,6 +15,8 @@ import {
   ingestExcel,
   listEventCampaigns,
   listEvents,
+  paginate,
+  poll,
   uploadMedia,
   ValidationError,
   waitForClientCampaignStatusTask,
@@ -257,6 +259,29 @@ describe("what openapi-fetch and the Fetch standard accept keeps working", () =>
       await expect(call, where).rejects.toThrow("left the page");
     }
   });
+
+  it("an old polyfill's signal (no reason): aborted before or during the call, it ends with an AbortError, never undefined or a TypeError", async () => {
+    const { client } = await setup();
+    answerSlowly();
+    const aborted = () => {
+      const c = oldPolyfillController();
+      c.abort();
+      return c.signal;
+    };
+    const outcomes: Array<[string, unknown]> = [];
+    // a new client (its engine still loading), then the same client once loaded
+    outcomes.push(["before the engine", await failure(client.GET("/events/{eid}", { ...read, signal: aborted() }))]);
+    outcomes.push(["after it", await failure(client.GET("/events/{eid}", { ...read, signal: aborted() }))]);
+    const mw = { onRequest: () => undefined };
+    const withMiddleware = client.GET("/events/{eid}", { ...read, signal: aborted(), middleware: [mw] });
+    outcomes.push(["with a middleware", await failure(withMiddleware)]);
+    outcomes.push(["a helper's bare signal", await failure(countUnreadMessages(client, aborted()))]);
+    expect(api?.calls()).toEqual([]);
+    const during = oldPolyfillController();
+    setTimeout(() => during.abort(), 100);
+    outcomes.push(["during the call", await failure(client.GET("/events/{eid}", { ...read, signal: during.signal }))]);
+    for (const [when, error] of outcomes) expect((error as Error | undefined)?.name, when).toBe("AbortError");
+  });
 });
 
 describe("a helper's last argument", () => {
@@ -281,6 +306,85 @@ describe("a helper's last argument", () => {
       expect((error as ValidationError).issues.map((i) => i.field)).toContain(field);
     }
     expect(api?.calls()).toEqual([]);
+  });
+});
+
+/**
+ * The npm `abort-controller` polyfill's signal, as old code and some test environments still hand
+ * over: `aborted` and the listener methods, but neither `reason` nor `throwIfAborted`.
+ */
+function oldPolyfillController() {
+  const target = new EventTarget();
+  const signal = {
+    aborted: false,
+    onabort: null,
+    addEventListener: target.addEventListener.bind(target),
+    removeEventListener: target.removeEventListener.bind(target),
+    dispatchEvent: target.dispatchEvent.bind(target),
+  };
+  return {
+    signal: signal as unknown as AbortSignal,
+    abort() {
+      signal.aborted = true;
+      target.dispatchEvent(new Event("abort"));
+    },
+  };
+}
+
+describe("the signal of the helpers that poll or list", () => {
+  const never = () => false;
+  it("a signal that is not an AbortSignal: a ValidationError naming signal, nothing sent (it was a raw TypeError)", async () => {
+    const { client } = await setup();
+    const signal = {} as AbortSignal;
+    for (const [name, run] of [
+      ["listEvents", async () => listEvents(client, { signal }).next()],
+      ["paginate", async () => paginate({ fetchPage: async () => ({ items: [] }), limit: 10, signal }).next()],
+      ["poll", () => poll({ fetchStatus: async () => ({}), isDone: never, intervalMs: 10, signal })],
+      ["watchAdPlatformConnection", () => watchAdPlatformConnection(client, { adPlatform: "meta", signal })],
+      ["setupProcess(eid).publish", () => client.setupProcess(eid).publish({ signal })],
+    ] as const) {
+      const error = await failure(Promise.resolve().then(run));
+      expect(error, name).toBeInstanceOf(ValidationError);
+      expect(
+        (error as ValidationError).issues.map((i) => i.field),
+        name,
+      ).toEqual(["signal"]);
+    }
+    expect(api?.calls()).toEqual([]);
+  });
+
+  it("an old polyfill's signal (no reason, no throwIfAborted) ends a list, a poll and a publish with an AbortError", async () => {
+    const { client } = await setup();
+    api?.route((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ items: Array.from({ length: 10 }, (_, i) => ({ id: `e${i}` })), status: "PENDING" }));
+    });
+    const list = oldPolyfillController();
+    const seen: unknown[] = [];
+    const listed = failure(
+      (async () => {
+        for await (const item of listEvents(client, { limit: 10, signal: list.signal })) {
+          seen.push(item);
+          if (seen.length === 3) list.abort();
+        }
+      })(),
+    );
+    const polled = oldPolyfillController();
+    const polling = failure(
+      poll({ fetchStatus: async () => ({}), isDone: never, intervalMs: 20, signal: polled.signal }),
+    );
+    setTimeout(() => polled.abort(), 50);
+    const published = oldPolyfillController();
+    published.abort();
+    const publishing = failure(client.setupProcess(eid).publish({ signal: published.signal }));
+    for (const [name, outcome] of [
+      ["listEvents", await listed],
+      ["poll", await polling],
+      ["publish", await publishing],
+    ] as const) {
+      expect((outcome as Error)?.name, name).toBe("AbortError");
+    }
+    expect(seen).toHaveLength(3);
   });
 });
 
