@@ -9,7 +9,7 @@
  * `mode: "no-cors"` is refused here, as a browser would build and send it.
  */
 import type { ValidationIssue } from "../errors/validation-error.ts";
-import { isAbortSignal } from "../internal/abort-signal.ts";
+import { signalIssues } from "../internal/abort-signal.ts";
 import { isMiddleware, NOT_MIDDLEWARE } from "./middleware.ts";
 
 /** openapi-fetch's `parseAs` (its types), and the body readers it also reaches at run time. */
@@ -30,7 +30,7 @@ export function initIssues(method: string, init: Record<string, unknown>): Valid
   if (typeof method !== "string" || !METHOD.test(method))
     issues.push({ field: "method", message: "must be an HTTP method (a token; not CONNECT, TRACE or TRACK)" });
   const { signal, fetch, Request, parseAs, middleware, priority, body, headers, mode } = init;
-  if (signal != null && !isAbortSignal(signal)) issues.push({ field: "signal", message: "must be an AbortSignal" });
+  issues.push(...signalIssues(signal));
   if (fetch !== undefined && typeof fetch !== "function")
     issues.push({ field: "fetch", message: "must be a function" });
   if (Request !== undefined && typeof Request !== "function")
