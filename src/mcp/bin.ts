@@ -13,9 +13,15 @@ const log = (line: string): void => {
 };
 
 async function main(): Promise<void> {
+  // Asked for by a person at a terminal, not by an MCP client: the usage on stdout, nothing served.
+  const args = process.argv.slice(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   let options: ReturnType<typeof optionsFromEnv>;
   try {
-    options = optionsFromEnv(process.argv.slice(2), process.env);
+    options = optionsFromEnv(args, process.env);
   } catch (error) {
     log(error instanceof Error ? error.message : String(error));
     process.stderr.write(`${USAGE}\n`);
