@@ -3,18 +3,18 @@
  * object in workerd (Miniflare 4): each `open()` is another `durableObjectCoordinator` on the
  * namespace binding, as another isolate would have; no fake of the Durable Object API.
  */
-import { Miniflare } from "miniflare";
+import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe } from "vitest";
 import { durableObjectCoordinator } from "../../src/cloudflare/index.ts";
 import type { DurableObjectNamespaceLike } from "../../src/cloudflare/types.ts";
-import { bundleWorker, COMPATIBILITY_DATE } from "../support/workerd.ts";
+import { bundleWorker, COMPATIBILITY_DATE, startMiniflare } from "../support/workerd.ts";
 import { partnerConformance, sessionConformance } from "./conformance.ts";
 
 let mf: Miniflare | undefined;
 let namespace: DurableObjectNamespaceLike;
 
 beforeAll(async () => {
-  mf = new Miniflare({
+  mf = startMiniflare({
     modules: true,
     script: await bundleWorker("coordinator-worker.ts"),
     compatibilityDate: COMPATIBILITY_DATE,

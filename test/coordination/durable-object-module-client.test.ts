@@ -4,11 +4,11 @@
  * made nor rely on another request's timers (they never fire once that request ended), so nothing
  * of one request may be left for the next to wait on. Real workerd (Miniflare 4).
  */
-import { Miniflare } from "miniflare";
+import type { Miniflare } from "miniflare";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
-import { bundleWorker, COMPATIBILITY_DATE } from "../support/workerd.ts";
+import { bundleWorker, COMPATIBILITY_DATE, startMiniflare } from "../support/workerd.ts";
 
 const SLOW = 60_000;
 /**
@@ -39,7 +39,7 @@ async function start(): Promise<(calls: number, perRequest?: boolean) => Promise
   fake.route((_req, res) => {
     setTimeout(() => json(res, 200, { eid: "e" }), 20);
   });
-  mf = new Miniflare({
+  mf = startMiniflare({
     modules: true,
     script: await bundleWorker("module-client-worker.ts"),
     compatibilityDate: COMPATIBILITY_DATE,

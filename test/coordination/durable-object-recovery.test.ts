@@ -7,18 +7,18 @@
  * nothing of the count (an earlier release) leaves it waiting the half lease, as before.
  * Spoken at the object's protocol (src/cloudflare/protocol.ts), as isolates of any release do.
  */
-import { Miniflare } from "miniflare";
+import type { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DURABLE_OBJECT_DEFAULTS } from "../../src/cloudflare/index.ts";
 import type { DurableObjectNamespaceLike } from "../../src/cloudflare/types.ts";
-import { bundleWorker, COMPATIBILITY_DATE } from "../support/workerd.ts";
+import { bundleWorker, COMPATIBILITY_DATE, startMiniflare } from "../support/workerd.ts";
 
 let mf: Miniflare | undefined;
 let namespace: DurableObjectNamespaceLike;
 const HALF_LEASE_MS = DURABLE_OBJECT_DEFAULTS.leaseMs / 2;
 
 beforeAll(async () => {
-  mf = new Miniflare({
+  mf = startMiniflare({
     modules: true,
     script: await bundleWorker("coordinator-worker.ts"),
     compatibilityDate: COMPATIBILITY_DATE,

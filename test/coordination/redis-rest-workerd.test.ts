@@ -6,13 +6,12 @@
  * one sign-in, no failed call, Redis never reported away.
  */
 import { build } from "esbuild";
-import { Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeApi } from "../support/fake-api.ts";
 import { json } from "../support/recording-server.ts";
 import { type RedisServer, redisUnavailable, startRedis } from "../support/redis.ts";
 import { type RestFront, startRestFront } from "../support/redis-rest.ts";
-import { bundleWorker, COMPATIBILITY_DATE } from "../support/workerd.ts";
+import { bundleWorker, COMPATIBILITY_DATE, startMiniflare } from "../support/workerd.ts";
 
 const skip = redisUnavailable();
 const TOKEN = "workerd-rest-token-0123456789";
@@ -60,9 +59,8 @@ describe.skipIf(skip)("redisCoordinator over REST in workerd", () => {
     });
     const script = await bundleWorker("redis-rest-worker.ts");
     const bindings = { REDIS_REST_URL: front.url, REDIS_REST_TOKEN: TOKEN };
-    const workers = [0, 1].map(
-      (i) =>
-        new Miniflare({ name: `edge-${i}`, modules: true, script, compatibilityDate: COMPATIBILITY_DATE, bindings }),
+    const workers = [0, 1].map((i) =>
+      startMiniflare({ name: `edge-${i}`, modules: true, script, compatibilityDate: COMPATIBILITY_DATE, bindings }),
     );
     try {
       const runs = await Promise.all(

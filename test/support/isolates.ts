@@ -9,12 +9,9 @@
  *   worker, so that the objects' workerd can be restarted mid-run while the isolates go on;
  * - `none`: no coordinator (today's client, the baseline).
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Miniflare, type WorkerOptions } from "miniflare";
+import type { Miniflare, WorkerOptions } from "miniflare";
 import { freePort } from "./free-port.ts";
-import { bundleWorker, COMPATIBILITY_DATE } from "./workerd.ts";
+import { bundleWorker, COMPATIBILITY_DATE, startMiniflare } from "./workerd.ts";
 
 export type Setup = "direct" | "remote" | "none";
 
@@ -65,9 +62,8 @@ export async function startIsolates(options: {
   };
   let objects: Miniflare | undefined;
   const objectsPort = options.setup === "remote" ? await freePort() : 0;
-  const persist = options.setup === "remote" ? await mkdtemp(join(tmpdir(), "ai-objects-")) : "";
   const startObjects = async () => {
-    objects = new Miniflare({ ...host, host: "127.0.0.1", port: objectsPort } as ConstructorParameters<
+    objects = startMiniflare({ ...host, host: "127.0.0.1", port: objectsPort } as ConstructorParameters<
       typeof Miniflare
     >[0]);
     await objects.ready;
@@ -87,7 +83,7 @@ export async function startIsolates(options: {
     },
   });
   const workers = Array.from({ length: options.count }, (_, i) => isolate(i));
-  const mf = new Miniflare({ workers: options.setup === "direct" ? [...workers, host] : workers });
+  const mf = startMiniflare({ workers: options.setup === "direct" ? [...workers, host] : workers });
   await mf.ready;
   type Fetcher = { fetch(url: string): Promise<Response> };
   const fetchers = (await Promise.all(workers.map((w) => mf.getWorker(w.name as string)))) as unknown as Fetcher[];
@@ -114,7 +110,6 @@ export async function startIsolates(options: {
     startObjects,
     async close() {
       await Promise.all([mf.dispose(), objects?.dispose()]);
-      if (persist) await rm(persist, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,5 @@
 /** The workflow helpers end to end against a recording server: what reaches the wire, and what does not. */
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -183,13 +183,17 @@ describe("ingest and uploads", () => {
   it("the Node helper reads a workbook from a path", async () => {
     api = await startFakeApi();
     const dir = await mkdtemp(join(tmpdir(), "ai-xlsx-"));
-    const file = join(dir, "november.xlsx");
-    await writeFile(file, makeZip(minimalXlsxEntries()));
-    await ingestExcelFile(make(), "e1", file);
-    expect(api.calls()[0]?.body).toMatch(/filename="november.xlsx"/);
-    await expect(ingestExcelFile(make(), "e1", join(dir, "missing.xlsx"))).rejects.toThrow(
-      /path: cannot be read \(ENOENT\)/,
-    );
+    try {
+      const file = join(dir, "november.xlsx");
+      await writeFile(file, makeZip(minimalXlsxEntries()));
+      await ingestExcelFile(make(), "e1", file);
+      expect(api.calls()[0]?.body).toMatch(/filename="november.xlsx"/);
+      await expect(ingestExcelFile(make(), "e1", join(dir, "missing.xlsx"))).rejects.toThrow(
+        /path: cannot be read \(ENOENT\)/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("uploadMedia posts to the media host once, even when the answer is a 5xx", async () => {
