@@ -29,7 +29,7 @@ export interface DriftReport {
 type Check = typeof import("./check-drift.ts").driftProblems;
 
 export class DriftWatch {
-  readonly #onDrift: (report: DriftReport) => void;
+  readonly #onDrift: (report: DriftReport) => unknown;
   readonly #rate: number;
   readonly #redactor: Redactor;
   readonly #warn: (message: string, error: unknown) => void;
@@ -69,7 +69,8 @@ export class DriftWatch {
         (check) => {
           const problems = check(operation, response.status, contentType, body, bodyRead);
           if (problems.length === 0) return;
-          this.#onDrift({
+          // Returned: an async onDrift's rejection reaches the catch below, not the process.
+          return this.#onDrift({
             operation,
             status: response.status,
             requestId: requestId === null ? undefined : this.#redactor.shown(requestId),

@@ -2,7 +2,7 @@
  * The caller's logger as the client calls it: every line redacted (message and details, by value,
  * in every encoding the redactor knows), then terminal-safe (control and bidi characters a server
  * sent, in a request id or a content type, arrive as `\uXXXX`), and a logger that throws never
- * changes a call's outcome.
+ * changes a call's outcome, nor does one whose promise rejects.
  * Only the methods the caller gave exist, so a missing level costs nothing.
  */
 import type { Logger } from "../options.ts";
@@ -17,6 +17,8 @@ const safeDetails = <T>(details: T): T =>
       ) as T)
     : details;
 
+const ignore = (): void => {};
+
 export function observedLogger(logger: Logger, redactor: Redactor): Logger {
   const out: Logger = {};
   for (const level of ["debug", "info", "warn"] as const) {
@@ -24,7 +26,12 @@ export function observedLogger(logger: Logger, redactor: Redactor): Logger {
     if (typeof fn !== "function") continue;
     out[level] = (message, details) => {
       try {
-        fn.call(logger, terminalSafe(redactor.text(message)), safeDetails(redactor.value(details)));
+        // An async logger's rejection is handled too: unhandled, it would end a Node process.
+        (
+          fn.call(logger, terminalSafe(redactor.text(message)), safeDetails(redactor.value(details))) as
+            | Promise<unknown>
+            | undefined
+        )?.then?.(undefined, ignore);
       } catch {
         // An observer never changes the outcome of the call it observes.
       }

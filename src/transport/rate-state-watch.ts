@@ -3,6 +3,7 @@
  * it may change again with no response to announce it. Loaded only by a client given the option
  * (lazy-rate-watch.ts).
  */
+import { observe } from "../internal/observe.ts";
 import type { RateState } from "../rate-state.ts";
 
 /**
@@ -108,12 +109,10 @@ export class RateStateWatch {
     this.#lastCallAt = performance.now();
     const pending = [...this.#pending.values()];
     this.#pending.clear();
-    for (const state of pending) {
-      try {
-        this.#onChange(state);
-      } catch (error) {
-        this.#warn("onRateStateChange threw; ignored", error);
-      }
-    }
+    for (const state of pending)
+      observe(
+        () => this.#onChange(state),
+        (error) => this.#warn("onRateStateChange threw; ignored", error),
+      );
   }
 }

@@ -3,7 +3,7 @@
  * does not fail a call, an after-hook that throws does not turn a completed write into an untyped
  * rejection, and 50 calls sharing one AbortSignal raise no MaxListenersExceededWarning.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createClientWithSeams } from "../../src/create-client.ts";
 import { createAudienceClient } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
@@ -52,6 +52,47 @@ describe("observers never change outcomes", () => {
     const result = await client.POST("/campaigns/", { params: { query: { params: { eid: "e1" } } } as never });
     expect(result.response.status).toBe(201);
     expect(result.data).toEqual({ id: "c-1" });
+  });
+});
+
+describe("observers that return a promise that rejects (async functions)", () => {
+  /** Rejections no one handled while the calls ran: Node ends a process on one by default. */
+  const escaped: unknown[] = [];
+  const onEscaped = (reason: unknown) => escaped.push(reason);
+  beforeEach(() => {
+    escaped.length = 0;
+    process.on("unhandledRejection", onEscaped);
+  });
+  afterEach(() => {
+    process.off("unhandledRejection", onEscaped);
+  });
+  const rejects = async () => {
+    throw new Error("async observer exploded");
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 1_200));
+
+  it.each([
+    ["a logger whose methods are async", { logger: { debug: rejects, info: rejects, warn: rejects } }],
+    ["an async onRateStateChange", { onRateStateChange: rejects }],
+    ["an async onDrift", { onDrift: rejects }],
+  ])("%s: calls succeed, retries included, and no rejection escapes", async (_label, observers) => {
+    api = await startFakeApi();
+    let n = 0;
+    // Every other answer a 503 (a retry, a warning, a rate state); each 200 shows a field the
+    // description does not have (a drift report).
+    api.route((_req, res) => json(res, ++n % 2 === 1 ? 503 : 200, { n, notInTheDescription: true }));
+    const client = createAudienceClient({
+      baseUrl: api.url,
+      credentials,
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      ...(observers as object),
+    });
+    for (const eid of ["e1", "e2", "e3"]) {
+      const result = await client.GET("/events/{eid}", { params: { path: { eid } } });
+      expect(result.response.status).toBe(200);
+    }
+    await settle();
+    expect(escaped).toEqual([]);
   });
 });
 
