@@ -21,6 +21,14 @@
  * @module @audience-intelligence/client/cloudflare
  */
 import type { Coordinator, PartnerKey, SessionKey } from "../coordination/coordinator.ts";
+import {
+  flagOption,
+  observerOption,
+  optionFailure,
+  optionsObject,
+  timingOption,
+} from "../coordination/store-options.ts";
+import { observe } from "../internal/observe.ts";
 import { ObjectLink } from "./link.ts";
 import { ObjectPartner } from "./object-partner.ts";
 import { ObjectSessionShare } from "./object-session.ts";
@@ -77,16 +85,21 @@ let leases = 0;
 /** A lease id unique in this isolate, whichever coordinator asks. */
 const nextLeaseId = (): string => `${isolateId()}:${++leases}`;
 
-/** A logger that throws changes nothing of a call. */
-const quietly = (log: () => void): void => {
-  try {
-    log();
-  } catch {}
-};
+const fail = optionFailure("durableObjectCoordinator");
 
-const fail = (option: string, problem: string): never => {
-  throw new TypeError(`durableObjectCoordinator: ${option} ${problem}`);
-};
+/**
+ * The logger's `level`, called on the logger (a class's method needs its `this`); one that throws
+ * or rejects changes nothing of a call (internal/observe.ts).
+ */
+function logOf(logger: unknown, level: "warn" | "info"): ObjectSettings["warn"] {
+  if (logger === undefined) return () => {};
+  if (typeof logger !== "object" || logger === null)
+    return fail("logger", "must be an object with warn/info functions");
+  const log = logger as Record<string, unknown>;
+  if (log[level] === undefined) return () => {};
+  if (typeof log[level] !== "function") return fail(`logger.${level}`, "must be a function");
+  return (message, details) => observe(() => (log[level] as CoordinatorLogger["info"])?.call(logger, message, details));
+}
 
 /**
  * A coordinator that keeps the partner's slots, pace, cool-downs and session in `AudienceCoordinator`
@@ -99,26 +112,21 @@ export function durableObjectCoordinator(
 ): Coordinator {
   const ns = namespace as Partial<DurableObjectNamespaceLike> | null;
   if (typeof ns?.idFromName !== "function" || typeof ns.get !== "function")
-    fail("namespace", "must be a Durable Object namespace binding (idFromName() and get())");
-  const timing: Record<string, number> = { ...DURABLE_OBJECT_DEFAULTS };
-  for (const [name, value] of Object.entries(options.timing ?? {})) {
-    if (!(name in DURABLE_OBJECT_DEFAULTS)) fail(`option "timing.${name}"`, "is not a timing of this coordinator");
-    if (!(typeof value === "number" && value > 0 && value <= 3_600_000 && Number.isInteger(value)))
-      fail(`option "timing.${name}"`, "must be a whole number of ms from 1 to 3600000");
-    timing[name] = value as number;
-  }
-  const logger = options.logger;
+    throw new TypeError(
+      "durableObjectCoordinator: namespace must be a Durable Object namespace binding (idFromName() and get())",
+    );
+  const given = optionsObject("durableObjectCoordinator", options);
   const settings: ObjectSettings = {
-    ...(timing as typeof DURABLE_OBJECT_DEFAULTS),
+    ...timingOption(given.timing, DURABLE_OBJECT_DEFAULTS, fail),
     get isolateId() {
       return isolateId();
     },
     nextLeaseId,
-    failClosed: options.failClosed === true,
-    warn: (message, details) => quietly(() => logger?.warn?.(message, details)),
-    info: (message, details) => quietly(() => logger?.info?.(message, details)),
-    onUnavailable: options.onUnavailable,
-    onRestored: options.onRestored,
+    failClosed: flagOption(given.failClosed, "failClosed", fail),
+    warn: logOf(given.logger, "warn"),
+    info: logOf(given.logger, "info"),
+    onUnavailable: observerOption(given.onUnavailable, "onUnavailable", fail),
+    onRestored: observerOption(given.onRestored, "onRestored", fail),
   };
   const partners = new Map<string, ObjectPartner>();
   return {

@@ -12,6 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Coordinator, SessionKey, SessionShare, SharedSessionRecord } from "../coordination/coordinator.ts";
 import { LONGEST_SHARED_COOL_DOWN_MS, trustedMsLeft } from "../coordination/stored-limits.ts";
 import { ValidationError } from "../errors/validation-error.ts";
+import { observe } from "../internal/observe.ts";
 import { MAX_TIMER_MS } from "../internal/timers.ts";
 import type { SessionTokens } from "../session/tokens.ts";
 import { localCoordinator } from "../transport/partner-state.ts";
@@ -135,6 +136,22 @@ function checkMs(value: unknown, field: string, min: number): number | undefined
   return value;
 }
 
+/** `onWarning`, wrapped: one that throws or rejects does not turn a distrusted file into a failed read. */
+function warningOption(value: unknown): ((message: string) => void) | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "function") throw new ValidationError([{ field: "onWarning", message: "must be a function" }]);
+  return (message) => observe(() => value(message));
+}
+
+/** A share's options but its path, checked (fileCoordinator checks them before its first share). */
+function shareSettings(options: Omit<FileSessionShareOptions, "path">) {
+  return {
+    leaseMs: checkMs(options.leaseMs, "leaseMs", MIN_LEASE_MS) ?? FILE_SESSION_DEFAULTS.leaseMs,
+    waitMs: checkMs(options.waitMs, "waitMs", 0) ?? FILE_SESSION_DEFAULTS.waitMs,
+    report: warningOption(options.onWarning),
+  };
+}
+
 function checkUpdate(update: { readonly tokens?: SessionTokens; readonly coolDownMs?: number }): void {
   if (update.tokens !== undefined && !parseTokens(update.tokens))
     throw new ValidationError([{ field: "tokens", message: "must hold an accessToken string" }]);
@@ -157,13 +174,9 @@ export function fileSessionShare(options: FileSessionShareOptions): SessionShare
   if (typeof options?.path !== "string" || !options.path.trim())
     throw new ValidationError([{ field: "path", message: "must be a file path" }]);
   const path = resolve(options.path);
-  const times = {
-    leaseMs: checkMs(options.leaseMs, "leaseMs", MIN_LEASE_MS) ?? FILE_SESSION_DEFAULTS.leaseMs,
-    waitMs: checkMs(options.waitMs, "waitMs", 0) ?? FILE_SESSION_DEFAULTS.waitMs,
-  };
+  const { report, ...times } = shareSettings(options);
   /** The locks this share holds now, by fence: a write with a fence whose lease ran out is refused. */
   const held = new Map<number, HeldFileLock>();
-  const report = options.onWarning;
   let directory: Promise<unknown> | undefined;
   /** Created once (mode 700); checked on every use, as its mode can change under a running service. */
   const ensureDirectory = async () => {
@@ -249,6 +262,7 @@ export function fileCoordinator(options: FileCoordinatorOptions): Coordinator {
     throw new ValidationError([{ field: "directory", message: "must be a directory path" }]);
   // A directory others can write lets them plant a session: refused at once when it exists.
   checkDirectorySync(directory, "directory");
+  shareSettings(rest); // a bad option is refused now, not at the client's first call
   const shares = new Map<string, SessionShare>();
   return {
     partner: (key) => localCoordinator.partner(key),

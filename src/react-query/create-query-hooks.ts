@@ -61,7 +61,13 @@ export interface QueryHooksOptions {
  * }
  */
 export function createQueryHooks(client: AudienceClient, options: QueryHooksOptions = {}): AudienceQueryHooks {
-  const binding: Binding = { client, scope: tenantScope(client, options.partnerId), early: earlyReads() };
+  const given = client as Partial<AudienceClient> | null | undefined;
+  if (typeof given?.GET !== "function" || typeof given.partnerId !== "function" || typeof given.config !== "object")
+    throw new TypeError("createQueryHooks: client must be an AudienceClient (what createAudienceClient() returns)");
+  // Null is no options, as for every helper of the package; a partner id alone is not them.
+  if (options != null && (typeof options !== "object" || Array.isArray(options)))
+    throw new TypeError("createQueryHooks: options must be an object, such as { partnerId }");
+  const binding: Binding = { client, scope: tenantScope(client, options?.partnerId), early: earlyReads() };
   const read = hookOptionsFor(binding) as unknown as (...args: unknown[]) => Parameters<typeof useQuery>[0];
   return {
     queryOptions: queryOptionsFor(binding),

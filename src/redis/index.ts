@@ -13,6 +13,7 @@
  * entry loads no `node:` module.
  */
 import type { Coordinator, PartnerKey, SessionKey } from "../coordination/coordinator.ts";
+import { flagOption, observerOption, optionFailure, timingOption } from "../coordination/store-options.ts";
 import { type RedisClientLike, redisCommands } from "./commands.ts";
 import { sha256Hex } from "./digests.ts";
 import { RedisPartner } from "./redis-partner.ts";
@@ -66,9 +67,7 @@ export interface RedisTiming {
   readonly lockWaitMs?: number;
 }
 
-const fail = (option: string, problem: string): never => {
-  throw new TypeError(`redisCoordinator: option "${option}" ${problem}`);
-};
+const fail = optionFailure("redisCoordinator");
 
 /** What {@link redisCoordinator} returns: a coordinator that can be closed. */
 export interface RedisCoordinator extends Coordinator {
@@ -83,7 +82,7 @@ export interface RedisCoordinator extends Coordinator {
 
 /** A coordinator that keeps the partner's slots, pace, cool-downs and session in Redis. */
 export function redisCoordinator(options: RedisCoordinatorOptions): RedisCoordinator {
-  if (typeof options !== "object" || options === null) fail("redis", "is required");
+  if (typeof options !== "object" || options === null || options.redis === undefined) fail("redis", "is required");
   const keyPrefix = options.keyPrefix ?? "audience:";
   if (typeof keyPrefix !== "string" || /[\s{}]/.test(keyPrefix))
     fail("keyPrefix", "must be a string without whitespace or braces");
@@ -91,13 +90,15 @@ export function redisCoordinator(options: RedisCoordinatorOptions): RedisCoordin
   if (!(typeof timeout === "number" && timeout > 0 && timeout <= 60_000))
     fail("commandTimeoutMs", "must be a number of ms from 1 to 60000");
   const redis = redisCommands(options.redis, timeout);
+  const { leaseMs, liveMs, pollMs, probeMs, lockMs, lockWaitMs } = REDIS_DEFAULTS;
   const settings: RedisSettings = {
     ...REDIS_DEFAULTS,
-    ...options.timing,
+    // The timings RedisTiming documents; the others are not the caller's to change.
+    ...timingOption(options.timing, { leaseMs, liveMs, pollMs, probeMs, lockMs, lockWaitMs }, fail),
     processId: crypto.randomUUID(),
-    failClosed: options.failClosed === true,
-    onUnavailable: options.onUnavailable,
-    onRestored: options.onRestored,
+    failClosed: flagOption(options.failClosed, "failClosed", fail),
+    onUnavailable: observerOption(options.onUnavailable, "onUnavailable", fail),
+    onRestored: observerOption(options.onRestored, "onRestored", fail),
   };
   const partners = new Map<string, RedisPartner>();
   return {

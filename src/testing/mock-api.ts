@@ -3,6 +3,8 @@
  * (mock-server.ts) on the public one. Stops on `close()`, on an error while starting, and with the
  * process that started it (prism-child.ts).
  */
+import { headerValueIssue } from "../guards/header-value.ts";
+import { hasControlCharacter } from "../guards/path-params.ts";
 import { SPEC } from "../limits.ts";
 import { requiredFieldsOf } from "./drift.ts";
 import { DEFAULT_EVENTS } from "./event-data.ts";
@@ -67,6 +69,40 @@ export interface MockApiOptions {
   events?: number;
 }
 
+const refuse = (option: string, problem: string): never => {
+  throw new TypeError(`startMockApi option "${option}" ${problem}`);
+};
+
+/**
+ * The options, each of a type it can have, checked before Prism starts (a child process and
+ * seconds). Null is no options, as for every helper of the package. `events`, the scenario and its
+ * options are checked by their own code below.
+ */
+function checkedOptions(given: MockApiOptions | null): MockApiOptions {
+  if (given === null) return {};
+  if (typeof given !== "object" || Array.isArray(given)) throw new TypeError("startMockApi options must be an object");
+  const { description, startTimeoutMs, partnerId, stateful, scenarioOptions } = given;
+  if (description !== undefined && (typeof description !== "string" || !description.trim()))
+    refuse("description", "must be the path of a description file");
+  if (startTimeoutMs !== undefined && !(Number.isSafeInteger(startTimeoutMs) && startTimeoutMs > 0))
+    refuse("startTimeoutMs", `must be a whole number of ms from 1 (got ${String(startTimeoutMs)})`);
+  // It becomes a claim of the tokens the mock mints and the header the client sends: the client's
+  // own rule for a partner id (Section 5.5), so a mock never serves a partner no client can name.
+  if (
+    partnerId !== undefined &&
+    (typeof partnerId !== "string" ||
+      !partnerId ||
+      /\s/.test(partnerId) ||
+      hasControlCharacter(partnerId) ||
+      headerValueIssue(partnerId))
+  )
+    refuse("partnerId", "must be a non-empty partner id of header text, without whitespace or control characters");
+  if (stateful !== undefined && typeof stateful !== "boolean") refuse("stateful", "must be true or false");
+  if (scenarioOptions !== undefined && (typeof scenarioOptions !== "object" || scenarioOptions === null))
+    refuse("scenarioOptions", "must be an object");
+  return given;
+}
+
 const seedOf = (options: MockApiOptions) => (options.seed !== undefined ? { seed: options.seed } : {});
 
 const CREDENTIALS = Object.freeze({ username: "demo", password: "demo-password" });
@@ -85,6 +121,11 @@ const CREDENTIALS = Object.freeze({ username: "demo", password: "demo-password" 
  * await api.close();
  */
 export async function startMockApi(options: MockApiOptions = {}): Promise<MockApi> {
+  return start(checkedOptions(options));
+}
+
+/** The mock, with `options` checked. */
+async function start(options: MockApiOptions): Promise<MockApi> {
   const events = options.events ?? DEFAULT_EVENTS;
   if (!Number.isSafeInteger(events) || events < 0)
     throw new RangeError(`startMockApi option "events" must be a whole number from 0 (got ${String(options.events)})`);

@@ -72,3 +72,35 @@ describe("the end of a paged list (listEvents' rule)", () => {
     expect(data).toEqual({ pages: [page(1, 2)], pageParams: [1] });
   });
 });
+
+describe("createQueryHooks' arguments", () => {
+  it.each([
+    ["no client", undefined, /^createQueryHooks: client must be an AudienceClient/],
+    ["null for the client", null, /^createQueryHooks: client must be an AudienceClient/],
+    [
+      "the client's options instead of a client",
+      { baseUrl: "https://api.example.test/api/v3" },
+      /^createQueryHooks: client must be an AudienceClient/,
+    ],
+  ])("refuses %s, naming it", (_label, client, pattern) => {
+    expect(() => createQueryHooks(client as never)).toThrow(pattern);
+  });
+
+  it.each([
+    ["a partner id string for options (it is { partnerId })", "partner-a"],
+    ["a number for options", 5],
+    ["an array for options", []],
+  ])("refuses %s, naming options", (_label, options) => {
+    expect(() => createQueryHooks(clientFor("partner-a"), options as never)).toThrow(
+      /^createQueryHooks: options must be an object/,
+    );
+  });
+
+  it("takes null as no options, as every helper of the package does", () => {
+    const hooks = createQueryHooks(clientFor("partner-a"), null as never);
+    expect(hooks.queryOptions("get", "/events/{eid}", { params: { path: { eid: "e1" } } }).queryKey[0]).toEqual({
+      partner: "partner-a",
+      environment: `${server.url}/api/v3`,
+    });
+  });
+});

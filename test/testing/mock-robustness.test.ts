@@ -197,6 +197,30 @@ describe("realistic data", () => {
     await expect(startMockApi({ events: -1 })).rejects.toThrow(/^startMockApi option "events"/);
     await expect(startMockApi({ events: 1.5 })).rejects.toThrow(/^startMockApi option "events"/);
   });
+  it.each([
+    ["a number for options", 5, /^startMockApi options must be an object/],
+    ["a string for options", "healthy", /^startMockApi options must be an object/],
+    ["a partnerId that is not text", { partnerId: 5 }, /^startMockApi option "partnerId"/],
+    ["an empty partnerId (the IdToken would name no partner)", { partnerId: "" }, /^startMockApi option "partnerId"/],
+    ["a stateful that is not a boolean", { stateful: "no" }, /^startMockApi option "stateful"/],
+    ["a description that is not a path", { description: 5 }, /^startMockApi option "description"/],
+    ["a startTimeoutMs given as text", { startTimeoutMs: "5000" }, /^startMockApi option "startTimeoutMs"/],
+    ["a startTimeoutMs of 0", { startTimeoutMs: 0 }, /^startMockApi option "startTimeoutMs"/],
+    ["scenarioOptions that are not an object", { scenarioOptions: 5 }, /^startMockApi option "scenarioOptions"/],
+  ])("refuses %s, naming it, before Prism starts", async (_label, options, pattern) => {
+    const started = Date.now();
+    await expect(startMockApi(options as never)).rejects.toThrow(pattern);
+    // Prism takes seconds to start; a refusal before it takes none of them.
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+  it("takes null as no options, as every helper of the package does", async () => {
+    const mock = await startMockApi(null as never);
+    try {
+      expect(mock.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v3$/);
+    } finally {
+      await mock.close();
+    }
+  }, 60_000);
 });
 
 describe("server-errors on the wire: a five-attempt client completes every read, under every seed", () => {
