@@ -72,7 +72,10 @@ export interface Turn {
   readonly slotWaitMs: number | undefined;
   /** Ms the call waited for the partner's pace (undefined when it did not wait). */
   readonly paceWaitMs: number | undefined;
-  /** Frees the slot and reports the outcome. Idempotent. */
+  /**
+   * Frees the slot and reports the outcome. Idempotent. It only reports: if it throws, the client
+   * ignores that, and the call ends as its attempt did.
+   */
   done(outcome: TurnOutcome): void;
 }
 
@@ -110,7 +113,12 @@ export interface PartnerLoad {
 
 /** One partner's shared state, as a coordinator keeps it. */
 export interface PartnerCoordination {
-  /** A slot and the partner's pace for one attempt: at once when free (no promise), else in turn. */
+  /**
+   * A slot and the partner's pace for one attempt: at once when free (no promise), else in turn.
+   * Throwing or rejecting fails the call with that error, nothing sent; {@link TooLate} makes it a
+   * TimeoutError (the call's deadline comes before its turn). A store that is away should rather go
+   * on with a fair share, or fail with a retryable error, as the package's stores do.
+   */
   turn(request: TurnRequest): Turn | Promise<Turn>;
   /** What is known now, without waiting (a shared coordinator answers from its latest reply). */
   load(): PartnerLoad;

@@ -3,7 +3,7 @@
  * asked once per partner (the `coordinator` option; in the process by default, shared with every
  * client configured alike), its rate state, and the `onRateStateChange` watch.
  */
-import type { PartnerCoordination, PartnerKey } from "../coordination/coordinator.ts";
+import type { PartnerCoordination, PartnerKey, Turn } from "../coordination/coordinator.ts";
 import { warnOf } from "../internal/observed-logger.ts";
 import type { ServerClock } from "../internal/server-clock.ts";
 import { SPEC } from "../limits.ts";
@@ -30,6 +30,30 @@ type PartnerOptions = Pick<
   "coordinator" | "baseUrl" | "maxConcurrency" | "rateLimitQuietPeriodMs" | "ratePacing" | "onRateStateChange"
 >;
 
+/**
+ * A turn whose `done` only reports how the attempt ended: a coordinator of the user's that throws
+ * there must not turn a completed call (a write the server made) into a failed one, nor a network
+ * failure into its own error.
+ */
+const quietDone = (turn: Turn): Turn => ({
+  slotWaitMs: turn.slotWaitMs,
+  paceWaitMs: turn.paceWaitMs,
+  done(outcome) {
+    try {
+      turn.done(outcome);
+    } catch {}
+  },
+});
+
+/** The partner of a coordinator of the user's, its turns' `done` quiet; the process's own is trusted. */
+const guarded = (partner: PartnerCoordination): PartnerCoordination => ({
+  turn(request) {
+    const pending = partner.turn(request);
+    return pending instanceof Promise ? pending.then(quietDone) : quietDone(pending);
+  },
+  load: () => partner.load(),
+});
+
 export function partnerRegistry(config: PartnerOptions, clock: ServerClock, logger: Logger): Partners {
   const coordinator = config.coordinator ?? localCoordinator;
   const environment = `${config.baseUrl.origin}${config.baseUrl.pathname}`;
@@ -46,6 +70,7 @@ export function partnerRegistry(config: PartnerOptions, clock: ServerClock, logg
         pacing: config.ratePacing,
       };
       partner = coordinator.partner(key);
+      if (config.coordinator) partner = guarded(partner);
       partners.set(partnerId, partner);
     }
     return partner;

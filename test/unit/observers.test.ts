@@ -55,6 +55,68 @@ describe("observers never change outcomes", () => {
   });
 });
 
+describe("a coordinator of the user's whose Turn.done throws (it only reports how an attempt ended)", () => {
+  const load = {
+    inFlight: 0,
+    queued: { interactive: 0, background: 0 },
+    concurrencyLimit: 8,
+    pace: undefined,
+    coolDownUntil: undefined,
+    quietLeftMs: 0,
+  };
+  const outcomes: string[] = [];
+  const coordinator = {
+    partner: () => ({
+      turn: () => ({
+        slotWaitMs: undefined,
+        paceWaitMs: undefined,
+        done: (outcome: { kind: string }) => {
+          outcomes.push(outcome.kind);
+          throw new Error("done exploded");
+        },
+      }),
+      load: () => load,
+    }),
+  };
+  const make = (baseUrl: string) =>
+    createAudienceClient({
+      baseUrl,
+      session: { accessToken: "t-done" },
+      partnerId: "partner-a",
+      retry: { baseDelayMs: 1, maxDelayMs: 2 },
+      coordinator,
+    });
+
+  it("leaves a completed POST /campaigns/ completed: a rejection would invite a repeat of the write", async () => {
+    api = await startFakeApi();
+    api.route((_req, res) => json(res, 201, { id: "c-1" }));
+    outcomes.length = 0;
+    const result = await make(api.url).POST("/campaigns/", { params: { query: { params: { eid: "e1" } } } as never });
+    expect(result.response.status).toBe(201);
+    expect(result.data).toEqual({ id: "c-1" });
+    expect(outcomes).toEqual(["admitted"]);
+  });
+
+  it("retries a 503 and a 429 as ever, and a read completes", async () => {
+    api = await startFakeApi();
+    let n = 0;
+    api.route((_req, res) => (++n === 1 ? json(res, 503, {}) : n === 2 ? json(res, 429, {}) : json(res, 200, { n })));
+    outcomes.length = 0;
+    const result = await make(api.url).GET("/events/{eid}", { params: { path: { eid: "e1" } } });
+    expect(result.data).toEqual({ n: 3 });
+    expect(outcomes).toEqual(["admitted", "rate-limited", "admitted"]);
+  });
+
+  it("a network failure stays a NetworkError", async () => {
+    outcomes.length = 0;
+    const error = await make("http://127.0.0.1:1/api/v3")
+      .GET("/events/{eid}", { params: { path: { eid: "e1" } } })
+      .catch((e: unknown) => e);
+    expect((error as Error).name).toBe("NetworkError");
+    expect(outcomes.every((kind) => kind === "no-response")).toBe(true);
+  });
+});
+
 describe("observers that return a promise that rejects (async functions)", () => {
   /** Rejections no one handled while the calls ran: Node ends a process on one by default. */
   const escaped: unknown[] = [];
