@@ -1,5 +1,6 @@
 /** createMcpServer's options, checked and defaulted once. */
 import type { AudienceClientOptions } from "../index.ts";
+import { observe } from "../internal/observe.ts";
 import { MAX_TIMER_MS } from "../internal/timers.ts";
 
 /** Options of {@link createMcpServer}. */
@@ -43,6 +44,8 @@ const positive = (name: string, value: number | undefined, fallback: number): nu
 export function normalizeMcpOptions(options: McpServerOptions): McpConfig {
   if (typeof options !== "object" || options === null || typeof options.client !== "object" || options.client === null)
     throw new TypeError("createMcpServer: client (the client's options) is required");
+  const { log } = options;
+  if (log !== undefined && typeof log !== "function") throw new TypeError("createMcpServer: log must be a function");
   const deadlineMs = positive("deadlineMs", options.deadlineMs, 15_000);
   const given = options.client.retry?.deadlineMs;
   return {
@@ -55,6 +58,7 @@ export function normalizeMcpOptions(options: McpServerOptions): McpConfig {
     allowPublish: options.allowPublish === true,
     deadlineMs,
     confirmTimeoutMs: positive("confirmTimeoutMs", options.confirmTimeoutMs, 600_000),
-    log: options.log,
+    // A log that throws or rejects changes no tool call's result (a publish it reports is done).
+    log: log && ((line) => observe(() => log(line))),
   };
 }

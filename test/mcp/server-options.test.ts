@@ -44,6 +44,47 @@ describe("createMcpServer", () => {
     expect(() => createMcpServer({ client, confirmTimeoutMs: Number.NaN })).toThrow(/confirmTimeoutMs/);
   });
 
+  it("refuses a log that is not a function, naming it", () => {
+    expect(() => createMcpServer({ client, log: "stderr" as never })).toThrow(
+      /^createMcpServer: log must be a function/,
+    );
+  });
+
+  it.each([
+    [
+      "throws",
+      () => {
+        throw new Error("log sink closed");
+      },
+    ],
+    [
+      "is async and rejects",
+      async () => {
+        throw new Error("log sink closed");
+      },
+    ],
+  ])("a log that %s changes no tool call's result, and nothing escapes", async (_label, log) => {
+    const escaped: unknown[] = [];
+    const onEscaped = (reason: unknown) => escaped.push(reason);
+    process.on("unhandledRejection", onEscaped);
+    const server = createMcpServer({ client, log });
+    const agent = new Client({ name: "t", version: "1" }, { capabilities: { elicitation: { form: {} } } });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(a), agent.connect(b)]);
+    try {
+      // A tool this server does not offer: its refusal is a result, logged like any other.
+      const result = await agent.callTool({ name: "save_draft", arguments: { eid: "e1", draft: {} } });
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).toMatch(/save_draft is not offered/);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(escaped).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onEscaped);
+      await agent.close();
+      await server.close();
+    }
+  });
+
   it("refuses a bound past what a timer can wait (2^31 - 1 ms: above it a timer fires at once), naming it", () => {
     // A question asked with a timer that fires at once would time out before the person could answer.
     expect(() => createMcpServer({ client, confirmTimeoutMs: 2 ** 31 })).toThrow(/^createMcpServer: confirmTimeoutMs/);
