@@ -7,10 +7,10 @@ import { type ChildProcess, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { PartnerKey } from "../../src/coordination/coordinator.ts";
 import { createAudienceClient } from "../../src/index.ts";
 import { redisCoordinator } from "../../src/redis/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
+import { interactiveTurn, partnerKey } from "../support/partner-keys.ts";
 import { json } from "../support/recording-server.ts";
 import { type RedisServer, redisUnavailable, startRedis } from "../support/redis.ts";
 
@@ -73,14 +73,7 @@ describe.skipIf(skip)("a partner's processes on one Redis", () => {
 
   it("a killed process's slots are free again within 5 s", async () => {
     const keyPrefix = `cluster-${randomUUID()}:`;
-    const key: PartnerKey = {
-      environment: "http://127.0.0.1:1/killed",
-      partnerId: "partner-a",
-      maxConcurrency: 8,
-      reducedConcurrency: 4,
-      quietMs: 60_000,
-      pacing: true,
-    };
+    const key = partnerKey({ environment: "http://127.0.0.1:1/killed" });
     const holder = run<{ held: number }>({ mode: "hold", redisUrl: redis.url, keyPrefix, key, turns: 8 });
     expect(await holder.message).toEqual({ held: 8 });
     const client = await redis.ready(redis.client());
@@ -265,16 +258,9 @@ describe.skipIf(skip)("a partner's processes on one Redis", () => {
 
   it("a Redis restarted empty in a quiet period starts from what the processes know: the cap stays 4", async () => {
     const client = await redis.ready(redis.client());
-    const key: PartnerKey = {
-      environment: `http://127.0.0.1:1/${randomUUID()}`,
-      partnerId: "partner-a",
-      maxConcurrency: 8,
-      reducedConcurrency: 4,
-      quietMs: 60_000,
-      pacing: true,
-    };
+    const key = partnerKey();
     const partner = redisCoordinator({ redis: client, keyPrefix: `cluster-${randomUUID()}:` }).partner(key);
-    const request = { signal: undefined, lane: "interactive" as const, deadlineAt: undefined };
+    const request = interactiveTurn;
     (await partner.turn(request)).done({ kind: "rate-limited", waitMs: 5_000, retryAfter: true });
     await new Promise((r) => setTimeout(r, 50));
     await redis.kill();

@@ -11,11 +11,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type {
   Coordinator,
   PartnerCoordination,
-  PartnerKey,
   SessionShare,
   Turn,
   TurnRequest,
 } from "../../src/coordination/coordinator.ts";
+import { partnerKey } from "../support/partner-keys.ts";
 
 const request = (overrides: Partial<TurnRequest> = {}): TurnRequest => ({
   signal: undefined,
@@ -40,18 +40,6 @@ async function until(check: () => boolean, ms = 2_000): Promise<void> {
 /** Whether `promise` settles within `ms`. */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   return Promise.race([promise.then(() => true), pause(ms).then(() => false)]);
-}
-
-function partnerKey(overrides: Partial<PartnerKey> = {}): PartnerKey {
-  return {
-    environment: `http://127.0.0.1:1/${randomUUID()}`,
-    partnerId: "partner-a",
-    maxConcurrency: 8,
-    reducedConcurrency: 4,
-    quietMs: 60_000,
-    pacing: true,
-    ...overrides,
-  };
 }
 
 export function partnerConformance(name: string, open: () => Coordinator): void {

@@ -9,10 +9,10 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { createClient, type RedisClientType } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PartnerKey, TurnRequest } from "../../src/coordination/coordinator.ts";
 import { createAudienceClient } from "../../src/index.ts";
 import { type RedisClientLike, redisCoordinator } from "../../src/redis/index.ts";
 import { startFakeApi } from "../support/fake-api.ts";
+import { interactiveTurn, partnerKey } from "../support/partner-keys.ts";
 import { json } from "../support/recording-server.ts";
 import { type RedisServer, redisUnavailable, startRedis } from "../support/redis.ts";
 
@@ -28,15 +28,8 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const request: TurnRequest = { signal: undefined, lane: "interactive", deadlineAt: undefined };
-const key = (): PartnerKey => ({
-  environment: `http://127.0.0.1:1/${randomUUID()}`,
-  partnerId: "partner-a",
-  maxConcurrency: 8,
-  reducedConcurrency: 4,
-  quietMs: 60_000,
-  pacing: true,
-});
+const request = interactiveTurn;
+const key = () => partnerKey();
 
 /** A coordinator on `client`; `away` holds the errors `onUnavailable` was told. */
 function open(client: RedisClientLike, failClosed = false) {

@@ -11,8 +11,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PartnerKey, TurnRequest } from "../../src/coordination/coordinator.ts";
 import { type RestRedisOptions, redisCoordinator, restRedis } from "../../src/redis/index.ts";
+import { interactiveTurn, partnerKey } from "../support/partner-keys.ts";
 import { type RedisServer, redisUnavailable, startRedis } from "../support/redis.ts";
 import { type RestFront, startRestFront } from "../support/redis-rest.ts";
 import { EVERY_ENCODING, echoForms, findSecret } from "../support/secret-forms.ts";
@@ -33,15 +33,8 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const request: TurnRequest = { signal: undefined, lane: "interactive", deadlineAt: undefined };
-const key = (): PartnerKey => ({
-  environment: `http://127.0.0.1:1/${randomUUID()}`,
-  partnerId: "partner-a",
-  maxConcurrency: 8,
-  reducedConcurrency: 4,
-  quietMs: 60_000,
-  pacing: true,
-});
+const request = interactiveTurn;
+const key = () => partnerKey();
 
 /** Every text the coordinator produced that a log could hold. */
 const said: string[] = [];

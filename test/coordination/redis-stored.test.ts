@@ -6,8 +6,8 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PartnerKey, TurnRequest } from "../../src/coordination/coordinator.ts";
 import { redisCoordinator } from "../../src/redis/index.ts";
+import { interactiveTurn, partnerKey } from "../support/partner-keys.ts";
 import { type RedisServer, redisUnavailable, startRedis } from "../support/redis.ts";
 
 const skip = redisUnavailable();
@@ -23,15 +23,8 @@ afterAll(async () => {
 });
 
 const HOUR = 3_600_000;
-const request: TurnRequest = { signal: undefined, lane: "interactive", deadlineAt: undefined };
-const key = (): PartnerKey => ({
-  environment: `http://127.0.0.1:1/${randomUUID()}`,
-  partnerId: "partner-a",
-  maxConcurrency: 8,
-  reducedConcurrency: 4,
-  quietMs: 60_000,
-  pacing: true,
-});
+const request = interactiveTurn;
+const key = () => partnerKey();
 
 async function keysOf(prefix: string): Promise<string[]> {
   const found: string[] = [];

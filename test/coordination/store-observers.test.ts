@@ -12,20 +12,13 @@ import { join } from "node:path";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { durableObjectCoordinator } from "../../src/cloudflare/index.ts";
-import type { PartnerKey, TurnRequest } from "../../src/coordination/coordinator.ts";
 import { fileSessionShare } from "../../src/node/index.ts";
 import { type RedisClientLike, redisCoordinator } from "../../src/redis/index.ts";
+import { interactiveTurn, partnerKey } from "../support/partner-keys.ts";
 import { type RedisServer, redisUnavailable, startRedis } from "../support/redis.ts";
 
-const request: TurnRequest = { signal: undefined, lane: "interactive", deadlineAt: undefined };
-const key = (): PartnerKey => ({
-  environment: `http://127.0.0.1:1/${randomUUID()}`,
-  partnerId: "partner-a",
-  maxConcurrency: 8,
-  reducedConcurrency: 4,
-  quietMs: 60_000,
-  pacing: true,
-});
+const request = interactiveTurn;
+const key = () => partnerKey();
 const bug = () => {
   throw new Error("the observer's own bug");
 };

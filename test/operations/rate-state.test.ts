@@ -12,6 +12,7 @@ import {
   type RateState,
   unwrap,
 } from "../../src/index.ts";
+import { idleLoad } from "../support/partner-keys.ts";
 import { json, type RecordingServer, startRecordingServer } from "../support/recording-server.ts";
 import { startSkewedApi } from "../support/skewed-api.ts";
 import { makeTokens } from "../support/tokens.ts";
@@ -46,15 +47,7 @@ function scriptedCoordinator(step: number, loadAt: (now: number, rateLimitedAt: 
       }),
       load: () => {
         now += step;
-        return {
-          inFlight: 0,
-          queued: { interactive: 0, background: 0 },
-          concurrencyLimit: 8,
-          pace: undefined,
-          coolDownUntil: undefined,
-          quietLeftMs: 0,
-          ...loadAt(now, rateLimitedAt),
-        };
+        return { ...idleLoad, ...loadAt(now, rateLimitedAt) };
       },
     }),
   };

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createClientWithSeams } from "../../src/create-client.ts";
 import { createAudienceClient } from "../../src/index.ts";
 import { type FakeApi, startFakeApi } from "../support/fake-api.ts";
+import { idleLoad } from "../support/partner-keys.ts";
 import { json } from "../support/recording-server.ts";
 
 let api: FakeApi;
@@ -56,14 +57,6 @@ describe("observers never change outcomes", () => {
 });
 
 describe("a coordinator of the user's whose Turn.done throws (it only reports how an attempt ended)", () => {
-  const load = {
-    inFlight: 0,
-    queued: { interactive: 0, background: 0 },
-    concurrencyLimit: 8,
-    pace: undefined,
-    coolDownUntil: undefined,
-    quietLeftMs: 0,
-  };
   const outcomes: string[] = [];
   const coordinator = {
     partner: () => ({
@@ -75,7 +68,7 @@ describe("a coordinator of the user's whose Turn.done throws (it only reports ho
           throw new Error("done exploded");
         },
       }),
-      load: () => load,
+      load: () => idleLoad,
     }),
   };
   const make = (baseUrl: string) =>
