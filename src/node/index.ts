@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { AudienceClient } from "../client-types.ts";
 import { ValidationError } from "../errors/validation-error.ts";
-import { objectOptions } from "../workflows/call-options.ts";
+import { checkHelperClient, objectOptions } from "../workflows/call-options.ts";
 import { ingestExcel, uploadMedia } from "../workflows/ingest.ts";
 
 export type { Coordinator } from "../coordination/coordinator.ts";
@@ -38,6 +38,7 @@ export async function ingestExcelFile(
   options: { signal?: AbortSignal; deadlineMs?: number; priority?: "high" | "low" | "auto" } = {},
 ): Promise<unknown> {
   // Checked before the file is read; spread, a bare signal or a string would be no options at all.
+  checkHelperClient(client);
   const checked = objectOptions(options);
   return ingestExcel(client, eid, await read(path, "path"), { filename: basename(path), ...checked });
 }
@@ -48,6 +49,7 @@ export async function uploadMediaFile(
   path: string,
   options: { contentType?: string; signal?: AbortSignal; deadlineMs?: number; priority?: "high" | "low" | "auto" } = {},
 ): Promise<unknown> {
+  checkHelperClient(client);
   const checked = objectOptions(options);
   return uploadMedia(client, await read(path, "path"), { filename: basename(path), ...checked });
 }

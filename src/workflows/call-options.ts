@@ -57,6 +57,24 @@ export function objectOptions<T extends object>(options: T | null | undefined, s
 }
 
 /**
+ * The client a helper is given is one (what `createAudienceClient` returned), or a ValidationError
+ * naming `client`: nothing, or the client's options given instead, would fail later as a bare
+ * TypeError, or hide the helper's own refusal behind one.
+ */
+export function checkHelperClient(client: unknown): asserts client is HelperClient {
+  if (typeof (client as HelperClient | null)?.config?.baseUrl?.href !== "string")
+    throw new ValidationError([
+      { field: "client", message: "must be an AudienceClient (what createAudienceClient() returns)" },
+    ]);
+}
+
+/** A helper's work in its client's name (errors/refused-in.ts), once the client is one. */
+export async function helperWork<T>(client: HelperClient, work: () => Promise<T>): Promise<T> {
+  checkHelperClient(client);
+  return refusedIn(client, work);
+}
+
+/**
  * A one-call helper's call: `options` spread into it, its result unwrapped, and what it is refused
  * with before sending (its options, its own checks) completed with the client's partner and environment.
  */
@@ -64,4 +82,4 @@ export const helperCall = <T>(
   client: HelperClient,
   options: AbortSignal | CallOptions | undefined,
   call: (init: ReturnType<typeof callInit>) => Promise<RawResult<T>>,
-): Promise<T> => refusedIn(client, async () => unwrap(await call(callInit(options))));
+): Promise<T> => helperWork(client, async () => unwrap(await call(callInit(options))));

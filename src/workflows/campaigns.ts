@@ -5,12 +5,11 @@
  */
 
 import type { AudienceClient } from "../client-types.ts";
-import { refusedIn } from "../errors/refused-in.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { pathParamIssues } from "../guards/path-params.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
-import { type CallOptions, helperCall, objectOptions } from "./call-options.ts";
+import { type CallOptions, helperCall, helperWork, objectOptions } from "./call-options.ts";
 import { deadlineAt } from "./deadline.ts";
 import { isTerminalStatus, poll, pollDefaults } from "./poll.ts";
 import { pollCall, pollRetryDelayMs } from "./poll-call.ts";
@@ -82,7 +81,7 @@ export function waitForClientCampaignStatusTask(
   eid: string,
   options: WaitOptions = {},
 ): Promise<unknown> {
-  return refusedIn(client, () => taskPoll(client, eid, objectOptions(options)));
+  return helperWork(client, () => taskPoll(client, eid, objectOptions(options)));
 }
 
 function taskPoll(client: TaskClient, eid: string, options: WaitOptions): Promise<unknown> {
@@ -132,7 +131,7 @@ export function watchAdPlatformConnection(
   client: Client,
   options: WaitOptions & { adPlatform?: string; intervalMs?: number; isDone?: (body: unknown) => boolean } = {},
 ): Promise<unknown> {
-  return refusedIn(client, () => connectionPoll(client, objectOptions(options)));
+  return helperWork(client, () => connectionPoll(client, objectOptions(options)));
 }
 
 function connectionPoll(

@@ -3,10 +3,10 @@
 import type { components } from "../../generated/schema.ts";
 import type { AudienceClient } from "../client-types.ts";
 import type { Declared } from "../declared-fields.ts";
-import { refusedIn } from "../errors/refused-in.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
 import { benchmarkValuesOf, type NormalizedBenchmark, normalizeBenchmark } from "./benchmark.ts";
+import { helperWork } from "./call-options.ts";
 import { type ListOptions, pagedList } from "./list.ts";
 
 /** @inline */
@@ -51,7 +51,7 @@ function read<Body>(path: "/events/{eid}/lookout_prediction_benchmark" | "/event
     eid: string,
     options: { type: PredictionType; unit?: "fraction" | "percent"; signal?: AbortSignal },
   ): Promise<BenchmarkRead<Body>> =>
-    refusedIn(client, async () => {
+    helperWork(client, async () => {
       // Checked before sending: missing options reach the query check (query.type), and a wrong
       // unit fails here rather than after a call that was made for nothing.
       const { type, unit, signal } = options ?? ({} as Partial<typeof options>);

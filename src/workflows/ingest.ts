@@ -1,11 +1,10 @@
 /** Manual sales ingest (JSON or an XLSX workbook) and media upload (Section 4). */
 import type { components } from "../../generated/schema.ts";
 import type { AudienceClient } from "../client-types.ts";
-import { refusedIn } from "../errors/refused-in.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { withSignal } from "../internal/with-signal.ts";
 import { unwrap } from "../unwrap.ts";
-import { type CallOptions, helperCall, objectOptions } from "./call-options.ts";
+import { type CallOptions, helperCall, helperWork, objectOptions } from "./call-options.ts";
 import { deadlineAt, withDeadline } from "./deadline.ts";
 import { assertXlsx, toBytes } from "./xlsx.ts";
 
@@ -44,7 +43,7 @@ export async function ingestExcel(
   workbook: UploadInput,
   options: { filename?: string; signal?: AbortSignal; deadlineMs?: number; priority?: "high" | "low" | "auto" } = {},
 ): Promise<unknown> {
-  return refusedIn(client, () => sendWorkbook(client, eid, workbook, objectOptions(options)));
+  return helperWork(client, () => sendWorkbook(client, eid, workbook, objectOptions(options)));
 }
 
 async function sendWorkbook(
@@ -79,7 +78,7 @@ export async function uploadMedia(
     priority?: "high" | "low" | "auto";
   },
 ): Promise<unknown> {
-  return refusedIn(client, () => sendMedia(client, file, objectOptions(options) as Parameters<typeof uploadMedia>[2]));
+  return helperWork(client, () => sendMedia(client, file, objectOptions(options) as Parameters<typeof uploadMedia>[2]));
 }
 
 async function sendMedia(

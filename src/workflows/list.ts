@@ -5,7 +5,7 @@ import { environmentOf, inClient } from "../errors/client-context.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { monotonicNow } from "../internal/clock.ts";
 import { withSignal } from "../internal/with-signal.ts";
-import { objectOptions } from "./call-options.ts";
+import { checkHelperClient, objectOptions } from "./call-options.ts";
 import { withDeadline } from "./deadline.ts";
 import { type PageRequest, pageOptionIssues, paginate } from "./paginate.ts";
 
@@ -42,6 +42,7 @@ export function pagedList<T>(
   fetchPage: (request: Required<Pick<PageRequest, "page" | "limit">> & PageCall) => Promise<unknown>,
   extra: { itemsOf?: (body: unknown) => T[]; single?: boolean } = {},
 ): AsyncIterableIterator<T> {
+  checkHelperClient(client);
   try {
     return checkedList(client.config.maxPageLimit, objectOptions(options), fetchPage, extra);
   } catch (error) {

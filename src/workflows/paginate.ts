@@ -72,10 +72,15 @@ export interface PaginateOptions<T> {
  * }
  */
 export async function* paginate<T = unknown>(options: PaginateOptions<T>): AsyncIterableIterator<T> {
+  if (typeof options !== "object" || options === null)
+    throw new ValidationError([{ field: "options", message: "must be an object with fetchPage and limit" }]);
   const { fetchPage, limit, signal } = options;
   const itemsOf = options.itemsOf ?? (pageItemsOf as (body: unknown) => T[]);
   let remaining = options.maxItems ?? Number.POSITIVE_INFINITY;
   const issues = pageOptionIssues(options);
+  // From JavaScript these may be missing; they would fail at the first page as a bare "is not a function".
+  if (typeof fetchPage !== "function") issues.push({ field: "fetchPage", message: "must be a function" });
+  if (typeof itemsOf !== "function") issues.push({ field: "itemsOf", message: "must be a function" });
   if (issues.length > 0) throw new ValidationError(issues);
 
   const maxPages = options.maxPages ?? CLIENT_DEFAULTS.maxPages;

@@ -75,6 +75,8 @@ export interface PollOptions<T> {
  * });
  */
 export async function poll<T>(options: PollOptions<T>): Promise<T> {
+  if (typeof options !== "object" || options === null)
+    throw new ValidationError([{ field: "options", message: "must be an object with fetchStatus and isDone" }]);
   const {
     fetchStatus,
     isDone,

@@ -612,6 +612,59 @@ v("poll", "backoff a numeric string", "backoff", pollWith({ backoff: "2" }));
 v("poll", "intervalMs a numeric string", "intervalMs", pollWith({ intervalMs: "100" }));
 v("poll", "no fetchStatus", "fetchStatus", pollWith({ fetchStatus: undefined }));
 v("poll", "isDone not a function", "isDone", pollWith({ isDone: "DONE" }));
+// Options that are the helper's whole input: none of them is no input at all.
+v("poll", "null for options", "options", () => poll(null as never));
+v("poll", "a function for options (the fetch alone)", "options", () => poll((async () => ({})) as never));
+v("paginate", "null for options", "options", () => drain(paginate(null as never)));
+v("paginate", "a number for options", "options", () => drain(paginate(100 as never)));
+v("paginate", "no fetchPage", "fetchPage", () => drain(paginate({ limit: 10 } as never)));
+v("paginate", "itemsOf not a function", "itemsOf", () =>
+  drain(paginate({ limit: 10, fetchPage: async () => [1], itemsOf: "items" as never })),
+);
+
+// The client a helper is given: what createAudienceClient returned, not nothing nor its options.
+const notClients: Array<[string, unknown]> = [
+  ["null", null],
+  ["undefined", undefined],
+  ["the client's options", { baseUrl: "https://api.example.test/api/v3" }],
+];
+for (const [what, bad] of notClients) {
+  const c = bad as AudienceClient;
+  v("helpers' client", `readPrediction given ${what}`, "client", () => readPrediction(c, "e1", { type: "capacity" }));
+  v("helpers' client", `readBenchmark given ${what}`, "client", () => readBenchmark(c, "e1", { type: "capacity" }));
+  v("helpers' client", `listEvents given ${what}`, "client", () => drain(listEvents(c)));
+  v("helpers' client", `listEventCampaigns given ${what}`, "client", () => drain(listEventCampaigns(c, "e1")));
+  v("helpers' client", `createCampaign given ${what}`, "client", () => createCampaign(c, { eid: "e1" } as never));
+  v("helpers' client", `createEventSeries given ${what}`, "client", () => createEventSeries(c, "e1", { name: "x" }));
+  v("helpers' client", `getOptimisationStatus given ${what}`, "client", () =>
+    getOptimisationStatus(c, "e1", "campaign"),
+  );
+  v("helpers' client", `setOptimisationStatus given ${what}`, "client", () =>
+    setOptimisationStatus(c, "e1", "campaign", { on: true }),
+  );
+  v("helpers' client", `setClientCampaignStatus given ${what}`, "client", () =>
+    setClientCampaignStatus(c, "e1", { status: "PAUSED" } as never),
+  );
+  v("helpers' client", `listAvailableEventsForSeries given ${what}`, "client", () =>
+    listAvailableEventsForSeries(c, "e1"),
+  );
+  v("helpers' client", `waitForClientCampaignStatusTask given ${what}`, "client", () =>
+    waitForClientCampaignStatusTask(c, "e1", { timeoutMs: 5_000 }),
+  );
+  v("helpers' client", `watchAdPlatformConnection given ${what}`, "client", () =>
+    watchAdPlatformConnection(c, { adPlatform: "meta", timeoutMs: 5_000 }),
+  );
+  v("helpers' client", `ingestExcel given ${what}`, "client", () => ingestExcel(c, "e1", XLSX));
+  v("helpers' client", `ingestTransactionSummary given ${what}`, "client", () =>
+    ingestTransactionSummary(c, SUMMARY as never),
+  );
+  v("helpers' client", `uploadMedia given ${what}`, "client", () =>
+    uploadMedia(c, XLSX, { filename: "a.gif", contentType: "image/gif" }),
+  );
+  v("helpers' client", `ingestExcelFile given ${what}`, "client", () => ingestExcelFile(c, "e1", "/nonexistent.xlsx"));
+  v("helpers' client", `uploadMediaFile given ${what}`, "client", () => uploadMediaFile(c, "/nonexistent.gif"));
+}
+
 v("isTerminalStatus", "a string", "terminalStates", () => isTerminalStatus("DONE" as never));
 v("isTerminalStatus", "a number inside", "terminalStates", () => isTerminalStatus(["DONE", 5] as never));
 
