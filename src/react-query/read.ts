@@ -12,8 +12,13 @@ export interface Binding {
 }
 
 /** The name of a read below its tenant (its key without the tenant), for early-reads.ts. */
-export const readIdOf = (method: string, path: string, init: { params?: object } | undefined, ...tail: string[]) =>
-  hashKey([method, path, init?.params ?? {}, ...tail]);
+export function readIdOf(method: string, path: string, init: { params?: object } | undefined, ...tail: string[]) {
+  // TanStack sends a query again on mount, focus and reconnect: a write there would be repeated.
+  // "GET" would be a second cache entry of the same read, one no write's refresh names.
+  if (method !== "get")
+    throw new TypeError('createQueryHooks: a query reads with "get" (method); a write goes through useMutation');
+  return hashKey([method, path, init?.params ?? {}, ...tail]);
+}
 
 /**
  * The tenant for a read; while the partner is not known, suspends the rendering hook and sends the

@@ -59,7 +59,7 @@ type QueryOpts<D, S> = Omit<UseQueryOptions<D, QueryError, S, AudienceQueryKey>,
 type SuspenseOpts<D, S> = Omit<UseSuspenseQueryOptions<D, QueryError, S, AudienceQueryKey>, "queryKey" | "queryFn">;
 
 /** `queryOptions(method, path, init?, options?)`: for `useQueries`, `prefetchQuery`, `ensureQueryData`. */
-export type QueryOptionsFunction = <M extends HttpMethod, P extends PathsWith<M>, S = DataOf<M, P>>(
+export type QueryOptionsFunction = <M extends "get", P extends PathsWith<M>, S = DataOf<M, P>>(
   method: M,
   path: P,
   ...args: Args<InitOf<M, P>, [options?: QueryOpts<DataOf<M, P>, S>]>
@@ -71,14 +71,14 @@ export type QueryOptionsFunction = <M extends HttpMethod, P extends PathsWith<M>
 };
 
 /** `useQuery(method, path, init?, options?, queryClient?)`. */
-export type UseQueryMethod = <M extends HttpMethod, P extends PathsWith<M>, S = DataOf<M, P>>(
+export type UseQueryMethod = <M extends "get", P extends PathsWith<M>, S = DataOf<M, P>>(
   method: M,
   path: P,
   ...args: Args<InitOf<M, P>, [options?: QueryOpts<DataOf<M, P>, S>, queryClient?: QueryClient]>
 ) => UseQueryResult<S, QueryError>;
 
 /** `useSuspenseQuery(method, path, init?, options?, queryClient?)`. */
-export type UseSuspenseQueryMethod = <M extends HttpMethod, P extends PathsWith<M>, S = DataOf<M, P>>(
+export type UseSuspenseQueryMethod = <M extends "get", P extends PathsWith<M>, S = DataOf<M, P>>(
   method: M,
   path: P,
   ...args: Args<InitOf<M, P>, [options?: SuspenseOpts<DataOf<M, P>, S>, queryClient?: QueryClient]>

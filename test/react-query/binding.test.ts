@@ -73,6 +73,34 @@ describe("the end of a paged list (listEvents' rule)", () => {
   });
 });
 
+describe("a query reads", () => {
+  it.each([
+    [
+      "a write method (TanStack refetches a query on mount, focus and reconnect: each a write again)",
+      "post",
+      "/campaigns/",
+    ],
+    ["delete", "delete", "/setup_processes/{eid}"],
+    ["an upper-case GET (another cache entry, never refreshed by a write)", "GET", "/events/{eid}"],
+    ["a method that is no text", 5, "/events/{eid}"],
+  ])("refuses %s, naming method, before anything is sent", (_label, method, path) => {
+    const before = server.requests.length;
+    const hooks = createQueryHooks(clientFor("partner-a"));
+    expect(() =>
+      hooks.queryOptions(method as never, path as never, { params: { path: { eid: "e1" } } } as never),
+    ).toThrow(/^createQueryHooks: a query reads with "get"/);
+    expect(server.requests.length).toBe(before);
+  });
+});
+
+describe("a query reads, in its types too", () => {
+  it("a write method does not compile", () => {
+    const hooks = createQueryHooks(clientFor("partner-a"));
+    // @ts-expect-error a query reads with "get"; a write goes through useMutation
+    expect(() => hooks.queryOptions("post", "/campaigns/")).toThrow(TypeError);
+  });
+});
+
 describe("createQueryHooks' arguments", () => {
   it.each([
     ["no client", undefined, /^createQueryHooks: client must be an AudienceClient/],
