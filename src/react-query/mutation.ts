@@ -9,9 +9,17 @@ import type { HttpMethod, UseMutationMethod } from "./types.ts";
 
 type OnSuccess = (...args: unknown[]) => unknown;
 
+const WRITE_METHODS: readonly unknown[] = ["post", "put", "patch", "delete"];
+
 /** Builds `useMutation` of one client. */
 export function mutationFor({ client, scope }: Binding): UseMutationMethod {
   return ((method: Exclude<HttpMethod, "get">, path: string, options = {}, queryClient?: QueryClient) => {
+    // The reads a write makes stale are keyed by its lower-case method (STALE_READS): "POST" would
+    // refresh nothing. Checked before any hook runs.
+    if (!WRITE_METHODS.includes(method))
+      throw new TypeError(
+        'createQueryHooks: a mutation writes with "post", "put", "patch" or "delete" (method); a read goes through useQuery',
+      );
     const cache = useQueryClient(queryClient);
     const { onSuccess, ...rest } = options as { onSuccess?: OnSuccess };
     // A write waits for nothing: its key names the tenant once known (nothing is cached under a mutation key).

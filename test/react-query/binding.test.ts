@@ -93,6 +93,19 @@ describe("a query reads", () => {
   });
 });
 
+describe("a mutation writes", () => {
+  it.each([
+    ["an upper-case POST (its write would refresh nothing: the stale reads are keyed lower-case)", "POST"],
+    ["a read method", "get"],
+    ["a method that is no text", 5],
+  ])("refuses %s, naming method, before any hook runs", (_label, method) => {
+    const hooks = createQueryHooks(clientFor("partner-a"));
+    expect(() => hooks.useMutation(method as never, "/campaigns/" as never)).toThrow(
+      /^createQueryHooks: a mutation writes with "post", "put", "patch" or "delete" \(method\)/,
+    );
+  });
+});
+
 describe("a query reads, in its types too", () => {
   it("a write method does not compile", () => {
     const hooks = createQueryHooks(clientFor("partner-a"));
