@@ -115,7 +115,9 @@ export function createClientWithSeams(options: AudienceClientOptions, seams: Int
 function publicConfig(config: ClientConfig): PublicConfig {
   // Headers may carry a caller's secret (a proxy's key): not shown, as credentials are not.
   const { credentials: _c, session: _s, sessionProvider: _p, tokenStore: _t, headers: _h, ...rest } = config;
-  return Object.freeze(rest);
+  // Copies: a URL cannot be frozen, and the client's own would take an app's edit of it (a link
+  // built in place) as where to sign in, the password included.
+  return Object.freeze({ ...rest, baseUrl: new URL(rest.baseUrl), mediaUrl: new URL(rest.mediaUrl) });
 }
 
 /** The rate state of a client that cannot have sent anything yet (its engine is not loaded). */

@@ -19,8 +19,14 @@ const INGESTED = [
   "/events/{eid}/statistics",
 ] as const;
 
+/** `map` and each of its lists frozen: an app's `sort()` or `push()` on one would change every client's refresh. */
+function frozen<T extends Record<string, readonly string[]>>(map: T): Readonly<T> {
+  for (const list of Object.values(map)) Object.freeze(list);
+  return Object.freeze(map);
+}
+
 /** The map. An empty list is a decision: the write changes nothing a read shows. */
-export const STALE_READS: Readonly<Record<WriteKey, readonly string[]>> = Object.freeze({
+export const STALE_READS: Readonly<Record<WriteKey, readonly string[]>> = frozen({
   // Section 5: sign-in and refresh mint tokens; no read shows them.
   "post /auth": [],
   "post /auth/refresh_token": [],

@@ -20,6 +20,12 @@ describe("STALE_READS", () => {
     },
   );
 
+  it("is frozen with its lists: an app's `sort()` or `push()` on one cannot change what a write refreshes", () => {
+    expect(Object.isFrozen(STALE_READS)).toBe(true);
+    for (const [write, list] of Object.entries(STALE_READS)) expect(Object.isFrozen(list), write).toBe(true);
+    expect(() => (STALE_READS["post /campaigns/"] as string[]).push("/partners/")).toThrow(TypeError);
+  });
+
   it("has no entry for an operation that is not a write of the description", () => {
     const known = new Set(writes.map((op) => `${op.method.toLowerCase()} ${op.path}`));
     expect(Object.keys(STALE_READS).filter((key) => !known.has(key))).toEqual([]);

@@ -186,3 +186,31 @@ describe("a client before its engine has loaded", () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe("client.config is the client's, read-only: a URL in it is a copy", () => {
+  // A URL cannot be frozen. An app that builds a link from the client's base address in place
+  // (`const u = client.config.baseUrl; u.port = …`) must not move where the client signs in.
+  it.each([
+    ["before the first call (the engine not loaded)", false],
+    ["after the first call", true],
+  ])(
+    "an edit of config.baseUrl or config.mediaUrl %s moves no call, and no password, to that origin",
+    async (_when, warm) => {
+      const { createAudienceClient, uploadMedia } = await freshIndex();
+      const api = await startFakeApi();
+      api.route((_req, res) => json(res, 200, { from: "api" }));
+      const elsewhere = await startRecordingServer((_req, res) => json(res, 500, {}));
+      servers.push(api, elsewhere);
+      const client = createAudienceClient({ baseUrl: api.url, credentials, retry: { maxAttempts: 1 } });
+      if (warm) await client.GET("/events/{eid}", { params: { path: { eid: "e0" } } });
+      const port = new URL(elsewhere.url).port;
+      client.config.baseUrl.port = port;
+      client.config.mediaUrl.port = port;
+      const read = await client.GET("/events/{eid}", { params: { path: { eid: "e1" } } });
+      expect(read.data).toEqual({ from: "api" });
+      await uploadMedia(client, new TextEncoder().encode("GIF89a"), { filename: "a.gif", contentType: "image/gif" });
+      expect(elsewhere.requests).toEqual([]);
+      expect(String(client.config.baseUrl)).toContain(`:${port}/`); // the app's own copy, as it edited it
+    },
+  );
+});
