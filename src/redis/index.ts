@@ -82,7 +82,7 @@ export interface RedisCoordinator extends Coordinator {
 
 /** A coordinator that keeps the partner's slots, pace, cool-downs and session in Redis. */
 export function redisCoordinator(options: RedisCoordinatorOptions): RedisCoordinator {
-  if (typeof options !== "object" || options === null || options.redis === undefined) fail("redis", "is required");
+  if (typeof options !== "object" || options === null || options.redis == null) fail("redis", "is required");
   const keyPrefix = options.keyPrefix ?? "audience:";
   if (typeof keyPrefix !== "string" || /[\s{}]/.test(keyPrefix))
     fail("keyPrefix", "must be a string without whitespace or braces");

@@ -36,6 +36,7 @@ describe("redisCoordinator's options, each checked when the coordinator is made"
   const redis = { call: async () => "OK" };
   it.each([
     ["options without redis", {}, /option "redis" is required/],
+    ["a redis of null (a client not made yet)", { redis: null }, /option "redis" is required/],
     ["an array for options", [], /option "redis" is required/],
     ["a failClosed that is not a boolean (a fail-open in disguise)", { redis, failClosed: "yes" }, /"failClosed"/],
     ["an onUnavailable that is not a function", { redis, onUnavailable: 5 }, /"onUnavailable"/],
